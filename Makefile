@@ -1,0 +1,29 @@
+# Two commands do all the set-up on a fresh machine:
+#   make lab   - create .venv, install the package with its extras, open the lessons in JupyterLab
+#   make test  - create .venv, install everything the tests need (torch 2.13.0 CPU), run the whole suite
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: lab test bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[widgets,test,bench]'
+	# The reference implementation for the conformance tests: a CPU wheel that is on disk here.
+	$(BIN)/python -m pip install -q torch==2.13.0
+	touch $(STAMP)
+
+lab: $(STAMP)
+	$(BIN)/jupyter lab notebooks/
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/engine.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info

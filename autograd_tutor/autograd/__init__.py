@@ -1,0 +1,12 @@
+"""``torch.autograd``: the engine's public face (``backward``, ``grad``, ``graph``, grad modes).
+
+>>> import autograd_tutor as torch
+>>> x = torch.tensor(3., requires_grad=True)
+>>> torch.autograd.grad(x * x, x)
+(tensor(6.),)
+"""
+from . import graph
+from .engine import backward, grad
+from .grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
+
+__all__ = ["backward", "grad", "graph", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode"]

@@ -1,0 +1,347 @@
+"""The backward engine: walk the graph from the outputs, run each node once, accumulate into the leaves.
+
+1. Count, for every node reachable from the roots, how many edges lead into it (its dependencies).
+2. Start with the roots' gradients (1 for a scalar loss). A node is *ready* when all its incoming gradients
+   have arrived and been summed; among ready nodes the one created last runs first (torch's order), and an
+   AccumulateGrad runs as soon as it is ready.
+3. Running a node calls its ``backward`` and sends each result along an edge, adding it to what the next node
+   already received. AccumulateGrad adds into the leaf's ``.grad``.
+4. Without ``retain_graph`` each node frees its saved tensors once it has run.
+
+The loop is iterative, so a chain of 100,000 operations needs no recursion. Each step is reported through
+:mod:`autograd_tutor.events` when someone listens.
+
+>>> import autograd_tutor as torch
+>>> x = torch.tensor(2., requires_grad=True)
+>>> y = x ** 3
+>>> y.backward(retain_graph=True); y.backward(); x.grad
+tensor(24.)
+"""
+from __future__ import annotations
+
+import heapq
+import warnings
+
+import numpy as np
+
+from .. import events
+from . import grad_mode
+from .function import AccumulateGrad, accumulate_node
+from .functions import CopyBackwards
+from .hooks import hook_name
+
+__all__ = ["backward", "grad"]
+
+CREATE_GRAPH_WARNING = (
+    "Using backward() with create_graph=True will create a reference cycle between the parameter and its gradient "
+    "which can cause a memory leak. We recommend using autograd.grad when creating the graph to avoid this. If you "
+    "have to use this function, make sure to reset the .grad fields of your parameters to None after use to break "
+    "the cycle and avoid the leak. (Triggered internally at "
+    "/__w/pytorch/pytorch/torch/csrc/autograd/engine.cpp:1307.)")
+
+
+def _as_list(x) -> list:
+    if x is None:
+        return []
+    return list(x) if isinstance(x, (list, tuple)) else [x]
+
+
+def _root_grads(roots: list, grads, create_graph: bool) -> list:
+    """Check the roots and make their starting gradients (1 for one-element outputs)."""
+    from .tensor import Tensor
+    grads = _as_list(grads) or [None] * len(roots)
+    if len(grads) != len(roots):
+        raise RuntimeError(f"got {len(grads)} tensors and {len(roots)} gradients")
+    out = []
+    for i, (t, g) in enumerate(zip(roots, grads)):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"backward() expects Tensors, got {type(t).__name__} at position {i}")
+        if not t._requires_grad:
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+        if g is None:
+            if t._data.size != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            g = Tensor._make(np.ones(t._data.shape, t._data.dtype))
+        elif not isinstance(g, Tensor):
+            g = Tensor._make(np.asarray(g, t._data.dtype))
+        if g._data.shape != t._data.shape:
+            raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape!r} and output[{i}] "
+                               f"has a shape of {t.shape!r}.")
+        out.append(g if create_graph else g._data.astype(t._data.dtype, copy=False))
+    return out
+
+
+def _node_of(t):
+    return t.grad_fn if t.grad_fn is not None else accumulate_node(t)
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None,
+             inputs=None) -> None:
+    """Accumulate the gradients of ``tensors`` into the ``.grad`` of the graph's leaves (or of ``inputs`` only).
+
+    >>> import autograd_tutor as torch
+    >>> a = torch.tensor(2., requires_grad=True)
+    >>> torch.autograd.backward([a * 2, a * 3]); a.grad
+    tensor(5.)
+    """
+    roots = _as_list(tensors)
+    if create_graph:
+        warnings.warn(CREATE_GRAPH_WARNING, UserWarning, stacklevel=3)
+    grads = grad_tensors if grad_tensors is not None else grad_variables
+    only = None
+    if inputs is not None:
+        only = _as_list(inputs)
+        if not only:
+            raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+    _run(roots, grads, retain_graph, create_graph, only, capture=False)
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
+         allow_unused=None, is_grads_batched=False, materialize_grads=False) -> tuple:
+    """Return the gradients of ``outputs`` with respect to ``inputs`` without touching any ``.grad``.
+
+    >>> import autograd_tutor as torch
+    >>> x = torch.tensor(2., requires_grad=True)
+    >>> torch.autograd.grad(x ** 3, x)
+    (tensor(12.),)
+    """
+    from .tensor import Tensor
+    ins = _as_list(inputs)
+    for t in ins:
+        if not isinstance(t, Tensor):
+            raise TypeError(f"grad() expects Tensors as inputs, got {type(t).__name__}")
+        if not t._requires_grad:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+    found = _run(_as_list(outputs), grad_outputs, retain_graph, create_graph, ins, capture=True)
+    result = []
+    for i, t in enumerate(ins):
+        g = found.get(i)
+        if g is None:
+            if materialize_grads:
+                g = Tensor._make(np.zeros(t._data.shape, t._data.dtype))
+            elif not allow_unused:
+                raise RuntimeError(f"The differentiated Tensor at index {i} appears to not have been used in the "
+                                   "graph. Set allow_unused=True if this is the desired behavior.")
+        result.append(g)
+    return tuple(result)
+
+
+def _graph(root_nodes: list) -> tuple:
+    """Dependency counts of every node reachable from the roots, and the nodes in DFS post-order."""
+    deps = {}
+    order = []
+    seen = set()
+    for root in root_nodes:
+        if root in seen:
+            continue
+        seen.add(root)
+        stack = [(root, iter(root.next_functions))]
+        while stack:
+            node, children = stack[-1]
+            for child, _ in children:
+                if child is None:
+                    continue
+                deps[child] = deps.get(child, 0) + 1
+                if child not in seen:
+                    seen.add(child)
+                    stack.append((child, iter(child.next_functions)))
+                    break
+            else:
+                order.append(node)
+                stack.pop()
+    return deps, order
+
+
+def _needed(order: list, targets: set) -> set:
+    """The nodes from which some target node can be reached (only they must run)."""
+    needed = set()
+    for node in order:  # post-order: children before parents
+        if node in targets or any(c in needed for c, _ in node.next_functions if c is not None):
+            needed.add(node)
+    return needed
+
+
+def _run(roots, grads, retain_graph, create_graph, inputs, capture):
+    """The engine loop shared by ``backward`` and ``grad``; returns captured grads by input index."""
+    from .tensor import Tensor
+    retain_graph = create_graph if retain_graph is None else retain_graph
+    start = _root_grads(roots, grads, create_graph)
+    root_nodes = [_node_of(t) for t in roots]
+    listening = bool(events._subscribers)
+    if listening:
+        events.emit(events.BackwardStarted, root_ids=tuple(t._id for t in roots),
+                    root_node_ids=tuple(n._id for n in root_nodes), retain_graph=bool(retain_graph),
+                    create_graph=bool(create_graph))
+
+    deps, order = _graph(root_nodes)
+    targets = {}  # node -> (input index, tensor), for backward(inputs=...) and grad()
+    for i, t in enumerate(inputs or ()):
+        targets[_node_of(t)] = (i, t)
+    needed = _needed(order, set(targets)) if inputs is not None else None
+    if needed is not None:
+        deps = {}
+        for node in order:
+            if node in needed:
+                for child, _ in node.next_functions:
+                    if child in needed:
+                        deps[child] = deps.get(child, 0) + 1
+
+    buffers = {}
+    for node, g in zip(root_nodes, start):
+        buffers[node] = buffers[node] + g if node in buffers else g
+    ready = []
+    tie = 0
+    for node in dict.fromkeys(root_nodes):
+        if not deps.get(node) and (needed is None or node in needed):
+            heapq.heappush(ready, (-node._seq, tie, node))
+            tie += 1
+
+    found = {}
+    prev_mode = grad_mode._grad_enabled[0]
+    grad_mode._grad_enabled[0] = bool(create_graph)
+    current = None
+    try:
+        while ready:
+            current = heapq.heappop(ready)[2]
+            g = buffers.pop(current)
+            if isinstance(current, AccumulateGrad):
+                _accumulate(current, g, targets, found, capture, inputs, create_graph, listening)
+                continue
+            g = _tensor_hooks(current, g, create_graph, listening)
+            if current in targets:
+                index, tensor = targets[current]
+                if capture:
+                    found[index] = g if create_graph else Tensor._make(g)
+                elif not tensor._retains_grad:  # backward(inputs=[h]) fills h.grad (retain_grad already did)
+                    _add_to_grad(tensor, g, create_graph, current, listening)
+                if not any(c in needed for c, _ in current.next_functions if c is not None):
+                    continue
+            grads_in = _execute(current, g, create_graph, listening)
+            if not retain_graph:
+                freed = current._release()
+                if listening and freed:
+                    events.emit(events.SavedTensorsFreed, node_id=current._id, name=current.name(), names=freed)
+            for position, ((child, nr), gi) in enumerate(zip(current.next_functions, grads_in)):
+                if child is None or gi is None or (needed is not None and child not in needed):
+                    continue
+                if listening:
+                    events.emit(events.GradientFlowed, source_id=current._id, target_id=child._id, input_nr=nr,
+                                position=position, value=_copy(gi))
+                buffers[child] = buffers[child] + gi if child in buffers else gi
+                deps[child] -= 1
+                if deps[child] == 0:
+                    heapq.heappush(ready, (-child._seq, tie, child))
+                    tie += 1
+    except Exception as exc:
+        if listening:
+            events.emit(events.BackwardFailed, node_id=current._id if current is not None else None,
+                        name=current.name() if current is not None else None,
+                        error_type=type(exc).__name__, message=str(exc))
+        raise
+    finally:
+        grad_mode._grad_enabled[0] = prev_mode
+    if listening:
+        events.emit(events.BackwardFinished, root_ids=tuple(t._id for t in roots))
+    return found
+
+
+def _copy(g) -> np.ndarray:
+    return np.array(g._data if hasattr(g, "_data") else g)
+
+
+def _as_tensor(g, create_graph):
+    from .tensor import Tensor
+    return g if create_graph else Tensor._make(g)
+
+
+def _run_hooks(hooks: dict, g, create_graph, node, tensor_id, listening, kind="tensor"):
+    """Tensor hooks in registration order; each sees the previous one's result, a returned tensor replaces g."""
+    for fn in tuple(hooks.values()):
+        result = fn(_as_tensor(g, create_graph))
+        if listening:
+            events.emit(events.HookFired, hook_kind=kind, node_id=node._id, tensor_id=tensor_id,
+                        hook_name=hook_name(fn))
+        if result is not None:
+            if result.shape != g.shape:
+                raise RuntimeError(f"hook '{hook_name(fn)}' has changed the size of value")
+            g = result if create_graph else result._data
+    return g
+
+
+def _tensor_hooks(node, g, create_graph, listening):
+    """Before a node runs: hooks registered on its output tensor, then retain_grad (which sees their result)."""
+    hooks = node.__dict__.get("_tensor_hooks")
+    if hooks:
+        g = _run_hooks(hooks, g, create_graph, node, None, listening)
+    ref = node.__dict__.get("_retain")
+    tensor = ref() if ref is not None else None
+    if tensor is not None and tensor.grad_fn is node:
+        _add_to_grad(tensor, g, create_graph, node, listening)
+    return g
+
+
+def _execute(node, g, create_graph, listening):
+    """Run one function node with its pre- and post-hooks; return the gradients for its inputs."""
+    pre = node.__dict__.get("_pre_hooks")
+    if pre:
+        for fn in tuple(pre.values()):
+            result = fn((_as_tensor(g, create_graph),))
+            if listening:
+                events.emit(events.HookFired, hook_kind="prehook", node_id=node._id, tensor_id=None,
+                            hook_name=hook_name(fn))
+            if result is not None:
+                g = result[0] if create_graph else result[0]._data
+    grads_in = node._run(g, create_graph)
+    post = node.__dict__.get("_post_hooks")
+    if post:
+        for fn in tuple(post.values()):
+            as_t = tuple(None if x is None else _as_tensor(x, create_graph) for x in grads_in)
+            result = fn(as_t, (_as_tensor(g, create_graph),))
+            if listening:
+                events.emit(events.HookFired, hook_kind="posthook", node_id=node._id, tensor_id=None,
+                            hook_name=hook_name(fn))
+            if result is not None:
+                grads_in = tuple(None if x is None else (x if create_graph else x._data) for x in result)
+    if listening:
+        events.emit(events.NodeExecuted, node_id=node._id, name=node.name(), grad_outputs=(_copy(g),),
+                    grad_inputs=tuple(None if x is None else _copy(x) for x in grads_in))
+    return grads_in
+
+
+def _accumulate(node, g, targets, found, capture, inputs, create_graph, listening) -> None:
+    """The AccumulateGrad step: leaf hooks, then add into ``.grad`` (or hand the value to ``grad()``)."""
+    from .tensor import Tensor
+    leaf = node.variable
+    if leaf._hooks:
+        g = _run_hooks(leaf._hooks, g, create_graph, node, leaf._id, listening)
+    if node in targets and capture:
+        found[targets[node][0]] = g if create_graph else Tensor._make(g)
+        return
+    if inputs is not None and node not in targets:
+        return
+    _add_to_grad(leaf, g, create_graph, node, listening)
+    if leaf._post_acc_hooks:
+        for fn in tuple(leaf._post_acc_hooks.values()):
+            fn(leaf)
+            if listening:
+                events.emit(events.HookFired, hook_kind="post_accumulate", node_id=node._id, tensor_id=leaf._id,
+                            hook_name=hook_name(fn))
+
+
+def _add_to_grad(tensor, g, create_graph, node, listening) -> None:
+    """``tensor.grad += g``, in place when a grad exists (the same tensor object keeps accumulating)."""
+    from .tensor import Tensor
+    before = tensor._grad
+    before_copy = _copy(before) if listening and before is not None else None
+    if create_graph:
+        tensor._grad = CopyBackwards.apply(g) if before is None else before + g
+    elif before is None:
+        tensor._grad = Tensor._make(np.array(g, dtype=tensor._data.dtype))
+    elif before._requires_grad:  # a grad built with create_graph: replace it, never write into a graph
+        tensor._grad = Tensor._make(before._data + g)
+    else:
+        before._data += g
+        before._vbox[0] += 1
+    if listening:
+        events.emit(events.GradAccumulated, tensor_id=tensor._id, node_id=node._id, before=before_copy,
+                    after=_copy(tensor._grad))

@@ -1,0 +1,190 @@
+"""Making tensors: ``tensor``, ``ones``, ``zeros``, ``arange``, ``randn`` and friends.
+
+Every tensor made here is a leaf. Floats default to float32 and integers to int64, as in torch.
+
+>>> import autograd_tutor as torch
+>>> torch.tensor([1, 2.]), torch.arange(3), torch.ones(2, 2).shape
+(tensor([1., 2.]), tensor([0, 1, 2]), torch.Size([2, 2]))
+"""
+from __future__ import annotations
+
+import numbers
+import warnings
+
+import numpy as np
+
+from .. import events
+from .dtypes import dtype as _dtype, float32, from_numpy_dtype
+from .tensor import Tensor
+
+__all__ = ["tensor", "as_tensor", "from_numpy", "ones", "zeros", "empty", "full", "ones_like", "zeros_like",
+           "full_like", "empty_like", "arange", "linspace", "eye", "rand", "randn", "randint", "rand_like",
+           "randn_like", "manual_seed", "seed_generator"]
+
+#: The generator behind rand/randn/randint. ``manual_seed`` reseeds it (the numbers differ from torch's).
+seed_generator = np.random.default_rng()
+
+
+def _leaf(data: np.ndarray, requires_grad: bool) -> Tensor:
+    t = Tensor._make(data)
+    if requires_grad:
+        if data.dtype.kind != "f":
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+        t._requires_grad = True
+    if events._subscribers:
+        t._announce()
+    return t
+
+
+def _np_dtype(dtype, default=None):
+    if dtype is None:
+        return default
+    if not isinstance(dtype, _dtype):
+        raise TypeError(f"dtype must be a torch dtype such as torch.float32, not {dtype!r}")
+    return dtype.np
+
+
+def _infer(data) -> np.ndarray:
+    """An array from nested lists and numbers with torch's default dtypes (float32, int64, bool)."""
+    arr = np.array(data)
+    if arr.dtype == object:
+        raise ValueError("expected a sequence of numbers of equal length at each level (a rectangular array)")
+    if arr.dtype.kind == "f":
+        return arr.astype(np.float32)
+    if arr.dtype.kind in "iu":
+        return arr.astype(np.int64)
+    if arr.dtype.kind == "b":
+        return arr
+    raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+
+
+def _size(size) -> tuple:
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        size = size[0]
+    for s in size:
+        if not isinstance(s, numbers.Integral):
+            raise TypeError(f"size must be a sequence of ints, but got an element of type {type(s).__name__}")
+        if s < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(size)}")
+    return tuple(int(s) for s in size)
+
+
+def tensor(data, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """A new leaf tensor holding a copy of ``data`` (numbers, nested lists, a NumPy array)."""
+    if isinstance(data, Tensor):
+        warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
+                      "sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).",
+                      UserWarning, stacklevel=2)
+        arr = data._data.copy()
+    elif isinstance(data, (np.ndarray, np.generic)):
+        from_numpy_dtype(data.dtype)
+        arr = np.array(data)
+    else:
+        arr = _infer(data)
+    if dtype is not None:
+        arr = arr.astype(_np_dtype(dtype))
+    return _leaf(arr, requires_grad)
+
+
+def as_tensor(data, dtype=None, device=None) -> Tensor:
+    """Like :func:`tensor`, but a tensor of the right dtype or a NumPy array is used without copying."""
+    if isinstance(data, Tensor) and (dtype is None or dtype.np == data._data.dtype):
+        return data
+    if isinstance(data, np.ndarray) and (dtype is None or dtype.np == data.dtype):
+        return from_numpy(data)
+    return tensor(data, dtype=dtype)
+
+
+def from_numpy(array: np.ndarray) -> Tensor:
+    """A tensor that shares memory with a NumPy array (its dtype kept: float64 stays float64)."""
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
+    from_numpy_dtype(array.dtype)
+    return _leaf(array, False)
+
+
+def full(size, fill_value, dtype=None, requires_grad=False) -> Tensor:
+    """A tensor of shape ``size`` filled with ``fill_value`` (float32 for floats, int64 for ints)."""
+    default = _infer(fill_value).dtype
+    return _leaf(np.full(_size(tuple(size) if isinstance(size, (tuple, list)) else (size,)), fill_value,
+                         _np_dtype(dtype, default)), requires_grad)
+
+
+def ones(*size, dtype=None, requires_grad=False) -> Tensor:
+    return _leaf(np.ones(_size(size), _np_dtype(dtype, float32.np)), requires_grad)
+
+
+def zeros(*size, dtype=None, requires_grad=False) -> Tensor:
+    return _leaf(np.zeros(_size(size), _np_dtype(dtype, float32.np)), requires_grad)
+
+
+empty = zeros
+
+
+def _like(t: Tensor, fill, dtype, requires_grad) -> Tensor:
+    return _leaf(np.full(t._data.shape, fill, _np_dtype(dtype, t._data.dtype)), requires_grad)
+
+
+def ones_like(input: Tensor, dtype=None, requires_grad=False) -> Tensor:
+    return _like(input, 1, dtype, requires_grad)
+
+
+def zeros_like(input: Tensor, dtype=None, requires_grad=False) -> Tensor:
+    return _like(input, 0, dtype, requires_grad)
+
+
+empty_like = zeros_like
+
+
+def full_like(input: Tensor, fill_value, dtype=None, requires_grad=False) -> Tensor:
+    return _like(input, fill_value, dtype, requires_grad)
+
+
+def arange(start, end=None, step=1, dtype=None, requires_grad=False) -> Tensor:
+    """``arange(5)`` is 0..4 (int64); any float argument gives float32."""
+    if end is None:
+        start, end = 0, start
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    ints = all(isinstance(v, numbers.Integral) for v in (start, end, step))
+    data = np.arange(start, end, step, dtype=np.float64)
+    return _leaf(data.astype(_np_dtype(dtype, np.dtype(np.int64) if ints else float32.np)), requires_grad)
+
+
+def linspace(start, end, steps, dtype=None, requires_grad=False) -> Tensor:
+    return _leaf(np.linspace(start, end, steps).astype(_np_dtype(dtype, float32.np)), requires_grad)
+
+
+def eye(n, m=None, dtype=None, requires_grad=False) -> Tensor:
+    return _leaf(np.eye(n, m, dtype=_np_dtype(dtype, float32.np)), requires_grad)
+
+
+def manual_seed(seed: int) -> None:
+    """Reseed ``rand``, ``randn`` and ``randint`` (reproducible here, not the same numbers as torch)."""
+    global seed_generator
+    seed_generator = np.random.default_rng(seed)
+
+
+def rand(*size, dtype=None, requires_grad=False) -> Tensor:
+    """Uniform samples in [0, 1)."""
+    return _leaf(seed_generator.random(_size(size)).astype(_np_dtype(dtype, float32.np)), requires_grad)
+
+
+def randn(*size, dtype=None, requires_grad=False) -> Tensor:
+    """Standard normal samples."""
+    return _leaf(seed_generator.standard_normal(_size(size)).astype(_np_dtype(dtype, float32.np)), requires_grad)
+
+
+def randint(low, high=None, size=(), dtype=None) -> Tensor:
+    """Integers in [low, high) (int64)."""
+    if high is None:
+        low, high = 0, low
+    return _leaf(seed_generator.integers(low, high, _size(tuple(size))).astype(_np_dtype(dtype, np.int64)), False)
+
+
+def rand_like(input: Tensor, dtype=None, requires_grad=False) -> Tensor:
+    return rand(*input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
+
+
+def randn_like(input: Tensor, dtype=None, requires_grad=False) -> Tensor:
+    return randn(*input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)

@@ -1,0 +1,339 @@
+"""Graph nodes, and ``Function.apply``: the one place where the graph is built.
+
+Every operation is a subclass of :class:`Function` named as torch names its node (``MulBackward0``), with a
+``forward(ctx, *inputs, **params)`` that computes on NumPy arrays and a ``backward(ctx, grad)`` beside it that
+returns one gradient per input. When an input requires grad and grad mode is on, ``apply`` makes an
+instance of that class the output's ``grad_fn``: the node, which also serves as ``ctx``.
+
+>>> import autograd_tutor as torch
+>>> x = torch.tensor(3., requires_grad=True)
+>>> y = x * 2
+>>> y.grad_fn.name(), y.grad_fn.next_functions[0][0].name(), y.grad_fn.next_functions[1]
+('MulBackward0', 'torch::autograd::AccumulateGrad', (None, 0))
+"""
+from __future__ import annotations
+
+import itertools
+import weakref
+
+import numpy as np
+
+from .. import events
+from . import grad_mode
+from .hooks import add_hook
+
+__all__ = ["Node", "Function", "AccumulateGrad", "FREED_MESSAGE", "saved_tensors_hooks"]
+
+FREED_MESSAGE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after they have "
+    "already been freed). Saved intermediate values of the graph are freed when you call .backward() or "
+    "autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if "
+    "you need to access saved tensors after calling backward.")
+
+_node_seq = itertools.count()
+_ids = itertools.count(1)  # stable ids shared by tensors and nodes, for events and drawings
+ACCUMULATE_PRIORITY = 2 ** 64 - 1
+_pack_hooks: list = []  # stack of (pack, unpack) from saved_tensors_hooks
+
+
+class Node:
+    """A node of the backward graph: torch's ``grad_fn``.
+
+    ``next_functions`` holds one ``(node, input_nr)`` pair per forward input, ``(None, 0)`` where the input
+    needs no gradient. Hooks: ``register_prehook(fn(grad_outputs))`` runs before the node,
+    ``register_hook(fn(grad_inputs, grad_outputs))`` after; either may return replacements.
+    """
+
+    next_functions: tuple = ()
+
+    def name(self) -> str:
+        return type(self).__name__
+
+    @property
+    def metadata(self) -> dict:
+        if "_metadata" not in self.__dict__:
+            self._metadata = {}
+        return self._metadata
+
+    def _sequence_nr(self) -> int:
+        return self._seq
+
+    def register_prehook(self, fn):
+        return add_hook(self.__dict__.setdefault("_pre_hooks", {}), fn)
+
+    def register_hook(self, fn):
+        return add_hook(self.__dict__.setdefault("_post_hooks", {}), fn)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} object at {id(self):#x}>"
+
+
+class AccumulateGrad(Node):
+    """The node at a leaf that requires grad: it adds the incoming gradient into ``variable.grad``."""
+
+    def __init__(self, variable) -> None:
+        self.variable = variable
+        self._seq = ACCUMULATE_PRIORITY
+        self._id = next(_ids)
+
+    def name(self) -> str:
+        return "torch::autograd::AccumulateGrad"
+
+
+class SavedTensor:
+    """One tensor a node saved for backward, checked against in-place changes when it is used.
+
+    An input is kept by reference; the node's own output is kept as its array (a reference to the output
+    tensor would make a cycle) and rebuilt with ``grad_fn`` = the node when needed.
+    """
+    __slots__ = ("tensor", "data", "version", "saved_version", "packed", "unpack", "output_nr", "origin", "dtype_name")
+
+    def __init__(self, tensor, is_output: bool) -> None:
+        self.version = tensor._vbox
+        self.saved_version = tensor._vbox[0]
+        self.origin = tensor.grad_fn
+        self.output_nr = 0 if is_output else None
+        self.packed = self.unpack = None
+        self.tensor = None if is_output else tensor
+        self.data = tensor._data
+        if _pack_hooks and not tensor._wrapped:
+            pack, self.unpack = _pack_hooks[-1]
+            self.packed = pack(tensor)
+            self.tensor = None
+
+    def get(self, node, as_tensor: bool):
+        """The saved value as an array, or as a Tensor connected to the graph when ``as_tensor``."""
+        from .tensor import Tensor
+        if self.unpack is not None:
+            value = self.unpack(self.packed)
+            return value if as_tensor else value._data
+        if self.version[0] != self.saved_version:
+            raise RuntimeError(self._version_message())
+        if self.tensor is not None:
+            return self.tensor if as_tensor else self.tensor._data
+        if not as_tensor:
+            return self.data
+        return Tensor._make(self.data, True, node, self.version)
+
+    def _version_message(self) -> str:
+        from .dtypes import LEGACY_NAMES
+        shape = ", ".join(str(s) for s in self.data.shape)
+        where = ""
+        if self.origin is not None:
+            where = f", which is output 0 of {self.origin.name().replace('Backward0', '').replace('Backward1', '')}"
+        return ("one of the variables needed for gradient computation has been modified by an inplace "
+                f"operation: [torch.{LEGACY_NAMES[self.data.dtype.name]} [{shape}]]{where}, is at version "
+                f"{self.version[0]}; expected version {self.saved_version} instead. Hint: enable anomaly "
+                "detection to find the operation that failed to compute its gradient, with "
+                "torch.autograd.set_detect_anomaly(True, check_nan=False).")
+
+
+class _NullContext:
+    """The ctx of an operation that records nothing: saving is a no-op."""
+    needs_input_grad = ()
+
+    def save(self, /, **_):
+        pass
+
+    def __setattr__(self, name, value):
+        pass
+
+
+_NULL_CTX = _NullContext()
+
+
+class Function(Node):
+    """Base of every operation. Subclasses define ``forward`` and ``backward`` as static methods.
+
+    In ``forward(ctx, *inputs, **params)`` the inputs are Tensors (read ``t._data``) and the result is a
+    NumPy array. ``ctx.save(self=a, other=b)`` keeps tensors for backward under torch's names
+    (``grad_fn._saved_self``); keyword values that are not tensors are kept as plain attributes
+    (``_saved_exponent``) and survive the release after backward. Set ``saves_result = True`` to save
+    the output as ``result``. ``backward(ctx, grad)`` receives NumPy arrays (or Tensors under
+    ``create_graph=True``) and returns one gradient per input, in the broadcast shape if it likes:
+    :meth:`_run` sums it back to each input's shape (the one ``unbroadcast`` of the engine).
+    """
+    saves_result = False
+    is_view = False
+
+    @classmethod
+    def apply(cls, *inputs, **params):
+        from .tensor import Tensor
+        record = grad_mode._grad_enabled[0] and any(t._requires_grad for t in inputs)
+        if record:
+            ctx = cls()
+            ctx.needs_input_grad = tuple(t._requires_grad for t in inputs)
+            ctx._saved = {}
+        else:
+            ctx = _NULL_CTX
+        data = cls.forward(ctx, *inputs, **params)
+        out = Tensor._make(data, record, ctx if record else None,
+                           inputs[0]._vbox if cls.is_view else None)
+        if cls.is_view:
+            base = inputs[0]
+            out._base = base._base if base._base is not None else base
+        if record:
+            cls._link(ctx, inputs, out)
+        if events._subscribers:
+            out._announce()
+        return out
+
+    @staticmethod
+    def _link(ctx, inputs, out) -> None:
+        """Wire a recorded node into the graph: its edges, input shapes and saved result."""
+        if grad_mode._inference[0] is False and any(t._inference for t in inputs):
+            raise RuntimeError(
+                "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference "
+                "mode in computation tracked by autograd. To work around this, you can make a clone to get a "
+                "normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
+                "`torch.inference_mode()`.")
+        ctx.next_functions = tuple(t._edge() for t in inputs)
+        ctx._meta = tuple((t._data.shape, t._data.dtype) for t in inputs)
+        ctx._seq = next(_node_seq)
+        ctx._id = next(_ids)
+        if ctx.saves_result:
+            ctx._saved["result"] = SavedTensor(out, is_output=True)
+        if events._subscribers:
+            ctx._announce(inputs, out)
+
+    def save(node, /, **named) -> None:
+        """Keep tensors (and non-tensor values) for backward under torch's names (``self=``, ``other=``...)."""
+        from .tensor import Tensor
+        for key, value in named.items():
+            if isinstance(value, Tensor):
+                node._saved[key] = SavedTensor(value, is_output=False)
+            elif value is not None:
+                node.__dict__[key] = value
+
+    @property
+    def saved_tensors(self) -> tuple:
+        """The saved tensors as arrays, in the order they were saved (checked for in-place changes)."""
+        return tuple(self._unpack(k, False) for k in self._saved)
+
+    def _unpack(self, key: str, as_tensor: bool):
+        saved = self._saved
+        if saved is None:
+            raise RuntimeError(FREED_MESSAGE)
+        return saved[key].get(self, as_tensor)
+
+    def __getattr__(self, name: str):
+        # grad_fn._saved_self, _saved_result, _saved_exponent ...: torch's way to peek at what a node saved.
+        if name.startswith("_saved_") and name != "_saved":
+            key = name[7:]
+            if key in self.__dict__:
+                return self.__dict__[key]
+            saved = self.__dict__.get("_saved")
+            if saved is None and key in self._saved_names():
+                raise RuntimeError(FREED_MESSAGE)
+            if saved is not None and key in saved:
+                return self._unpack(key, True)
+            if key in self._saved_names():
+                return None
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    @classmethod
+    def _saved_names(cls) -> tuple:
+        return getattr(cls, "saved_names", ())
+
+    def saved_summary(self) -> tuple:
+        """What this node saved, as ``(name, shape)`` pairs; empty after the buffers were freed."""
+        return tuple((k, tuple(s.data.shape)) for k, s in (self._saved or {}).items())
+
+    def _release(self) -> tuple:
+        """Free the saved tensors (backward without retain_graph); return the names that were freed."""
+        names = tuple(self._saved or ())
+        self._saved = None
+        return names
+
+    def _run(self, grad, create_graph: bool):
+        """Call ``backward`` and bring each gradient to its input's shape and dtype."""
+        grads = type(self).backward(self, grad)
+        if not isinstance(grads, tuple):
+            grads = (grads,)
+        out = []
+        for g, (shape, dtype), needed in zip(grads, self._meta, self.needs_input_grad):
+            if g is None or not needed:
+                out.append(None)
+                continue
+            if create_graph:
+                from .tensor import Tensor
+                if not isinstance(g, Tensor):
+                    g = Tensor._make(np.asarray(g))
+                if g.shape != shape:
+                    g = _sum_to_tensor(g, shape)
+                if g._data.dtype != dtype:
+                    g = g.to(dtype)
+            else:
+                if g.shape != shape:
+                    g = unbroadcast(g, shape)
+                if g.dtype != dtype:
+                    g = g.astype(dtype)
+            out.append(g)
+        return tuple(out)
+
+    def _announce(self, inputs, out) -> None:
+        leaf_nodes = tuple((n._id, n.variable._id) for n, _ in self.next_functions if isinstance(n, AccumulateGrad))
+        events.emit(events.NodeCreated, node_id=self._id, name=self.name(),
+                    next_functions=tuple((n._id if n is not None else None, nr) for n, nr in self.next_functions),
+                    input_ids=tuple(t._id for t in inputs), output_id=out._id,
+                    saved=self.saved_summary(), leaf_nodes=leaf_nodes)
+
+
+def unbroadcast(grad: np.ndarray, shape: tuple) -> np.ndarray:
+    """Sum a gradient back to the shape of an input that was broadcast.
+
+    If ``a`` of shape (3,) was broadcast to (2, 3), each ``a[j]`` fed two outputs, so its gradient is the
+    sum over the new leading axis; a size-1 axis that was stretched is summed with keepdims.
+
+    >>> unbroadcast(np.ones((2, 3)), (3,)), unbroadcast(np.ones((2, 3)), (2, 1)).tolist()
+    (array([2., 2., 2.]), [[3.0], [3.0]])
+    """
+    extra = grad.ndim - len(shape)
+    if extra:
+        grad = grad.sum(axis=tuple(range(extra)))
+    axes = tuple(i for i, n in enumerate(shape) if n == 1 and grad.shape[i] != 1)
+    if axes:
+        grad = grad.sum(axis=axes, keepdims=True)
+    return grad.reshape(shape)
+
+
+def _sum_to_tensor(grad, shape: tuple):
+    """:func:`unbroadcast` with tensor operations, so that it is itself differentiable (create_graph)."""
+    extra = grad.dim() - len(shape)
+    if extra:
+        grad = grad.sum(dim=tuple(range(extra)))
+    axes = tuple(i for i, n in enumerate(shape) if n == 1 and grad.shape[i] != 1)
+    if axes:
+        grad = grad.sum(dim=axes, keepdim=True)
+    return grad.reshape(shape)
+
+
+class saved_tensors_hooks:
+    """Intercept what nodes save: ``pack(tensor)`` when saved, ``unpack(packed)`` when backward needs it.
+
+    >>> import autograd_tutor as torch
+    >>> x = torch.tensor([1., 2.], requires_grad=True)
+    >>> with torch.autograd.graph.saved_tensors_hooks(lambda t: t.detach() * 1, lambda t: t):
+    ...     y = (x * x).sum()
+    >>> y.backward(); x.grad
+    tensor([2., 4.])
+    """
+
+    def __init__(self, pack_hook, unpack_hook) -> None:
+        self.hooks = (pack_hook, unpack_hook)
+
+    def __enter__(self) -> None:
+        _pack_hooks.append(self.hooks)
+
+    def __exit__(self, *exc) -> None:
+        _pack_hooks.pop()
+
+
+def accumulate_node(tensor) -> AccumulateGrad:
+    """The AccumulateGrad node of a leaf: one per leaf while the graph keeps it alive (held weakly)."""
+    ref = tensor._acc
+    node = ref() if ref is not None else None
+    if node is None:
+        node = AccumulateGrad(tensor)
+        tensor._acc = weakref.ref(node)
+    return node

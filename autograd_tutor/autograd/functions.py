@@ -1,0 +1,976 @@
+"""Every differentiable operation: forward and backward side by side, the math in the docstring.
+
+Each class is named as torch names its graph node. ``forward`` receives Tensors and returns a NumPy array;
+``backward`` receives the gradient ``g`` of the output and returns one gradient per input (NumPy arrays,
+or Tensors when the engine runs with ``create_graph=True``: the same formulas serve both, written with
+operators that arrays and tensors share). Gradients may come back in the broadcast shape:
+``Function._run`` sums them to each input's shape.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .dtypes import result_type
+from .function import Function
+
+__all__: list = []  # used through Tensor methods and torch-level functions, not imported by name
+
+
+def _rank(t) -> int:
+    return 0 if t._wrapped else 2 if t._data.ndim else 1
+
+
+def _promote(a, b):
+    """The two operands' arrays in their common dtype (torch's promotion, see ``dtypes.result_type``)."""
+    da, db = a._data, b._data
+    if da.dtype != db.dtype:
+        dt = result_type((da.dtype, _rank(a)), (db.dtype, _rank(b)))
+        da, db = da.astype(dt, copy=False), db.astype(dt, copy=False)
+    return da, db
+
+
+def _float(t) -> np.ndarray:
+    """The data as floats: integer tensors become float32, as torch does for exp, sqrt, division..."""
+    d = t._data
+    return d if d.dtype.kind == "f" else d.astype(np.float32)
+
+
+def _where(mask, g):
+    """``g`` where ``mask`` is true, else 0; for arrays and tensors alike."""
+    return g * mask
+
+
+def _is_tensor(g) -> bool:
+    """True for a Tensor (create_graph=True), False for an array or a NumPy scalar."""
+    return hasattr(g, "_data")
+
+
+def _needs_array_only(ctx, g, what: str):
+    if _is_tensor(g):
+        raise NotImplementedError(f"autograd_tutor cannot differentiate {what} twice (create_graph=True); "
+                                  "use the gradients it returns as constants.")
+
+
+# ---------------------------------------------------------------- arithmetic
+
+class AddBackward0(Function):
+    """z = a + b;  dz/da = 1,  dz/db = 1."""
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save(alpha=1)
+        da, db = _promote(a, b)
+        return da + db
+
+    @staticmethod
+    def backward(ctx, g):
+        return g, g
+
+
+class SubBackward0(Function):
+    """z = a - b;  dz/da = 1,  dz/db = -1."""
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save(alpha=1)
+        da, db = _promote(a, b)
+        return da - db
+
+    @staticmethod
+    def backward(ctx, g):
+        return g, -g
+
+
+class RsubBackward1(Function):
+    """z = c - x for a number c;  dz/dx = -1 (the number is not an input)."""
+
+    @staticmethod
+    def forward(ctx, x, other):
+        ctx.save(alpha=1, other=other)
+        from .tensor import _wrap
+        da, db = _promote(x, _wrap(other))
+        return db - da
+
+    @staticmethod
+    def backward(ctx, g):
+        return -g
+
+
+class MulBackward0(Function):
+    """z = a * b;  dz/da = b,  dz/db = a."""
+    saved_names = ("self", "other")
+
+    @staticmethod
+    def forward(ctx, a, b):
+        need_a, need_b = ctx.needs_input_grad or (False, False)
+        ctx.save(self=a if need_b else None, other=b if need_a else None)
+        da, db = _promote(a, b)
+        return da * db
+
+    @staticmethod
+    def backward(ctx, g):
+        saved = ctx._saved
+        a = ctx._unpack("self", _is_tensor(g)) if "self" in saved else None
+        b = ctx._unpack("other", _is_tensor(g)) if "other" in saved else None
+        return (g * b if b is not None else None), (g * a if a is not None else None)
+
+
+class DivBackward0(Function):
+    """z = a / b;  dz/da = 1/b,  dz/db = -a/b**2."""
+    saved_names = ("self", "other")
+
+    @staticmethod
+    def forward(ctx, a, b):
+        need_a, need_b = ctx.needs_input_grad or (False, False)
+        ctx.save(self=a if need_b else None, other=b)
+        da, db = _promote(a, b)
+        if da.dtype.kind != "f":
+            da, db = da.astype(np.float32), db.astype(np.float32)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return da / db
+
+    @staticmethod
+    def backward(ctx, g):
+        t = _is_tensor(g)
+        b = ctx._unpack("other", t)
+        a = ctx._unpack("self", t) if "self" in ctx._saved else None
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return g / b, (-g * a / (b * b) if a is not None else None)
+
+
+class NegBackward0(Function):
+    """z = -x;  dz/dx = -1."""
+
+    @staticmethod
+    def forward(ctx, x):
+        return -x._data
+
+    @staticmethod
+    def backward(ctx, g):
+        return -g
+
+
+class ReciprocalBackward0(Function):
+    """z = 1/x;  dz/dx = -z**2."""
+    saves_result = True
+
+    @staticmethod
+    def forward(ctx, x):
+        with np.errstate(divide="ignore"):
+            return 1 / _float(x)
+
+    @staticmethod
+    def backward(ctx, g):
+        r = ctx._unpack("result", _is_tensor(g))
+        return -g * r * r
+
+
+class PowBackward0(Function):
+    """z = x**e for a number e;  dz/dx = e * x**(e-1) (0 when e == 0)."""
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x, exponent):
+        ctx.save(self=x, exponent=exponent)
+        d = x._data
+        if isinstance(exponent, float) and d.dtype.kind != "f":
+            d = d.astype(np.float32)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return d ** np.asarray(exponent, dtype=d.dtype if d.dtype.kind == "f" else None)
+
+    @staticmethod
+    def backward(ctx, g):
+        e = ctx.exponent
+        x = ctx._unpack("self", _is_tensor(g))
+        if e == 0:
+            return g * 0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return g * e * x ** (e - 1)
+
+
+class PowBackward1(Function):
+    """z = x**w for a tensor w;  dz/dx = w * x**(w-1),  dz/dw = z * log(x) (0 where x == 0 and w >= 0)."""
+    saves_result = True
+    saved_names = ("self", "exponent")
+
+    @staticmethod
+    def forward(ctx, x, w):
+        ctx.save(self=x, exponent=w)
+        dx, dw = _promote(x, w)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return dx ** dw
+
+    @staticmethod
+    def backward(ctx, g):
+        t = _is_tensor(g)
+        x, w, r = ctx._unpack("self", t), ctx._unpack("exponent", t), ctx._unpack("result", t)
+        xd, wd = (x._data, w._data) if t else (x, w)
+        mask = ~((xd == 0) & (wd >= 0))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            gw = g * _where(mask, r * (x.log() if t else np.log(np.where(mask, x, 1))))
+            return g * w * x ** (w - 1), gw
+
+
+class PowBackward2(Function):
+    """z = c**x for a number c;  dz/dx = z * log(c)."""
+    saves_result = True
+    saved_names = ("exponent",)
+
+    @staticmethod
+    def forward(ctx, x, base):
+        ctx.save(exponent=x, self=base)
+        d = _float(x)
+        return np.asarray(base, dtype=d.dtype) ** d
+
+    @staticmethod
+    def backward(ctx, g):
+        r = ctx._unpack("result", _is_tensor(g))
+        base = ctx.self
+        if base == 0:
+            return g * 0  # 0**x is flat (0 or 1) wherever it is finite
+        return g * r * float(np.log(base))
+
+
+# ---------------------------------------------------------------- elementwise functions
+
+class ExpBackward0(Function):
+    """z = exp(x);  dz/dx = z."""
+    saves_result = True
+
+    @staticmethod
+    def forward(ctx, x):
+        return np.exp(_float(x))
+
+    @staticmethod
+    def backward(ctx, g):
+        return g * ctx._unpack("result", _is_tensor(g))
+
+
+class LogBackward0(Function):
+    """z = log(x);  dz/dx = 1/x."""
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save(self=x)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.log(_float(x))
+
+    @staticmethod
+    def backward(ctx, g):
+        with np.errstate(divide="ignore"):
+            return g / ctx._unpack("self", _is_tensor(g))
+
+
+class TanhBackward0(Function):
+    """z = tanh(x);  dz/dx = 1 - z**2."""
+    saves_result = True
+
+    @staticmethod
+    def forward(ctx, x):
+        return np.tanh(_float(x))
+
+    @staticmethod
+    def backward(ctx, g):
+        r = ctx._unpack("result", _is_tensor(g))
+        return g * (1 - r * r)
+
+
+class SigmoidBackward0(Function):
+    """z = 1 / (1 + exp(-x));  dz/dx = z * (1 - z)."""
+    saves_result = True
+
+    @staticmethod
+    def forward(ctx, x):
+        d = _float(x)
+        with np.errstate(over="ignore"):
+            return (1 / (1 + np.exp(-d))).astype(d.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, g):
+        r = ctx._unpack("result", _is_tensor(g))
+        return g * r * (1 - r)
+
+
+class ReluBackward0(Function):
+    """z = max(x, 0);  dz/dx = 1 where z > 0, else 0."""
+    saves_result = True
+
+    @staticmethod
+    def forward(ctx, x):
+        return np.maximum(x._data, 0).astype(x._data.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, g):
+        r = ctx._unpack("result", False)
+        return _where(r > 0, g)
+
+
+class SqrtBackward0(Function):
+    """z = sqrt(x);  dz/dx = 1 / (2 z)."""
+    saves_result = True
+
+    @staticmethod
+    def forward(ctx, x):
+        with np.errstate(invalid="ignore"):
+            return np.sqrt(_float(x))
+
+    @staticmethod
+    def backward(ctx, g):
+        with np.errstate(divide="ignore"):
+            return g / (2 * ctx._unpack("result", _is_tensor(g)))
+
+
+class AbsBackward0(Function):
+    """z = |x|;  dz/dx = sign(x) (0 at 0)."""
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save(self=x)
+        return np.abs(x._data)
+
+    @staticmethod
+    def backward(ctx, g):
+        return g * np.sign(ctx._unpack("self", False))
+
+
+class SinBackward0(Function):
+    """z = sin(x);  dz/dx = cos(x)."""
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save(self=x)
+        return np.sin(_float(x))
+
+    @staticmethod
+    def backward(ctx, g):
+        x = ctx._unpack("self", _is_tensor(g))
+        return g * (x.cos() if _is_tensor(g) else np.cos(x))
+
+
+class CosBackward0(Function):
+    """z = cos(x);  dz/dx = -sin(x)."""
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save(self=x)
+        return np.cos(_float(x))
+
+    @staticmethod
+    def backward(ctx, g):
+        x = ctx._unpack("self", _is_tensor(g))
+        return -g * (x.sin() if _is_tensor(g) else np.sin(x))
+
+
+class ClampBackward1(Function):
+    """z = min(max(x, lo), hi);  dz/dx = 1 where lo <= x <= hi, else 0."""
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x, min=None, max=None):
+        ctx.save(self=x, min=min, max=max)
+        return np.clip(x._data, min, max).astype(x._data.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, g):
+        x = ctx._unpack("self", False)
+        inside = np.ones(x.shape, bool)
+        if ctx.__dict__.get("min") is not None:
+            inside &= x >= ctx.min
+        if ctx.__dict__.get("max") is not None:
+            inside &= x <= ctx.max
+        return _where(inside, g)
+
+
+class MaximumBackward0(Function):
+    """z = maximum(a, b);  the larger input gets g, a tie splits it in halves."""
+    saved_names = ("self", "other")
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save(self=a, other=b)
+        return np.maximum(*_promote(a, b))
+
+    @staticmethod
+    def backward(ctx, g):
+        a, b = ctx._unpack("self", False), ctx._unpack("other", False)
+        share = (a > b) + 0.5 * (a == b)
+        return g * share.astype(a.dtype), g * (1 - share).astype(b.dtype)
+
+
+class MinimumBackward0(Function):
+    """z = minimum(a, b);  the smaller input gets g, a tie splits it in halves."""
+    saved_names = ("self", "other")
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save(self=a, other=b)
+        return np.minimum(*_promote(a, b))
+
+    @staticmethod
+    def backward(ctx, g):
+        a, b = ctx._unpack("self", False), ctx._unpack("other", False)
+        share = (a < b) + 0.5 * (a == b)
+        return g * share.astype(a.dtype), g * (1 - share).astype(b.dtype)
+
+
+class WhereBackward0(Function):
+    """z = where(c, a, b);  dz/da = c,  dz/db = not c."""
+    saved_names = ("condition",)
+
+    @staticmethod
+    def forward(ctx, a, b, condition):
+        ctx.save(condition=condition)
+        da, db = _promote(a, b)
+        return np.where(condition._data, da, db)
+
+    @staticmethod
+    def backward(ctx, g):
+        c = ctx._unpack("condition", False)
+        return _where(c, g), _where(~c, g)
+
+
+# ---------------------------------------------------------------- reductions
+
+class SumBackward0(Function):
+    """z = sum(x);  dz/dx_i = 1: the gradient is spread over x's shape."""
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save(self_sym_sizes=x._data.shape)
+        d = x._data
+        return d.sum(dtype=np.int64 if d.dtype.kind in "biu" else None)
+
+    @staticmethod
+    def backward(ctx, g):
+        return g.expand(ctx.self_sym_sizes) if _is_tensor(g) else np.broadcast_to(g, ctx.self_sym_sizes)
+
+
+def _dims(dim, ndim: int) -> tuple:
+    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    return tuple(sorted(d % ndim if ndim else 0 for d in dims))
+
+
+def _spread(g, shape: tuple, dims: tuple, keepdim: bool):
+    """Put back the reduced axes of a gradient so it broadcasts to ``shape``."""
+    if not keepdim:
+        for d in dims:
+            g = g.unsqueeze(d) if _is_tensor(g) else np.expand_dims(g, d)
+    return g.expand(shape) if _is_tensor(g) else np.broadcast_to(g, shape)
+
+
+class SumBackward1(Function):
+    """z = sum(x, dim);  each x_i gets the gradient of the sum it fed."""
+
+    @staticmethod
+    def forward(ctx, x, dim, keepdim=False):
+        d = x._data
+        ctx.save(self_sym_sizes=d.shape, dim=_dims(dim, d.ndim), keepdim=keepdim)
+        return d.sum(axis=_dims(dim, d.ndim), keepdims=keepdim,
+                     dtype=np.int64 if d.dtype.kind in "biu" else None)
+
+    @staticmethod
+    def backward(ctx, g):
+        return _spread(g, ctx.self_sym_sizes, ctx.dim, ctx.keepdim)
+
+
+class MeanBackward0(Function):
+    """z = mean(x) = sum(x) / n;  dz/dx_i = 1/n."""
+
+    @staticmethod
+    def forward(ctx, x):
+        d = x._data
+        if d.dtype.kind != "f":
+            raise RuntimeError(_mean_dtype_message(d))
+        ctx.save(self_sym_sizes=d.shape, self_sym_numel=d.size)
+        return d.mean()
+
+    @staticmethod
+    def backward(ctx, g):
+        return _spread(g / ctx.self_sym_numel, ctx.self_sym_sizes, (), True)
+
+
+class MeanBackward1(Function):
+    """z = mean(x, dim);  each x_i gets 1/n of the gradient of its mean."""
+
+    @staticmethod
+    def forward(ctx, x, dim, keepdim=False):
+        d = x._data
+        if d.dtype.kind != "f":
+            raise RuntimeError(_mean_dtype_message(d))
+        dims = _dims(dim, d.ndim)
+        ctx.save(self_sym_sizes=d.shape, dim=dims, keepdim=keepdim,
+                 count=int(np.prod([d.shape[i] for i in dims])) if d.ndim else 1)
+        return d.mean(axis=dims, keepdims=keepdim)
+
+    @staticmethod
+    def backward(ctx, g):
+        return _spread(g / ctx.count, ctx.self_sym_sizes, ctx.dim, ctx.keepdim)
+
+
+def _mean_dtype_message(d) -> str:
+    from .dtypes import from_numpy_dtype
+    name = {"int64": "Long", "int32": "Int", "bool": "Bool"}.get(d.dtype.name, d.dtype.name)
+    return ("mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. "
+            f"Got: {name}")
+
+
+class MaxBackward1(Function):
+    """z = max(x);  the gradient goes to the maximal entries, shared evenly among ties."""
+    saves_result = True
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x):
+        _check_nonempty(x, "max")
+        ctx.save(self=x)
+        return x._data.max()
+
+    @staticmethod
+    def backward(ctx, g):
+        x, r = ctx._unpack("self", False), ctx._unpack("result", False)
+        mask = x == r
+        return _where(mask / mask.sum(), g)
+
+
+class MinBackward1(Function):
+    """z = min(x);  the gradient goes to the minimal entries, shared evenly among ties."""
+    saves_result = True
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x):
+        _check_nonempty(x, "min")
+        ctx.save(self=x)
+        return x._data.min()
+
+    @staticmethod
+    def backward(ctx, g):
+        x, r = ctx._unpack("self", False), ctx._unpack("result", False)
+        mask = x == r
+        return _where(mask / mask.sum(), g)
+
+
+def _check_nonempty(x, op: str) -> None:
+    if x._data.size == 0:
+        raise RuntimeError(f"{op}(): Expected reduction dim to be specified for input.numel() == 0. "
+                           "Specify the reduction dim with the 'dim' argument.")
+
+
+class MaxBackward0(Function):
+    """values = max(x, dim);  each value's gradient goes to the entry it came from (the first, on ties)."""
+    saved_names = ("indices",)
+
+    @staticmethod
+    def forward(ctx, x, dim, keepdim=False, indices=None):
+        ctx.save(indices=indices, dim=dim % max(x._data.ndim, 1), keepdim=keepdim, self_sym_sizes=x._data.shape)
+        idx = np.expand_dims(indices._data, dim) if not keepdim and x._data.ndim else indices._data
+        values = np.take_along_axis(x._data, idx, dim) if x._data.ndim else x._data.copy()
+        return values if keepdim or not x._data.ndim else values.squeeze(dim)
+
+    @staticmethod
+    def backward(ctx, g):
+        _needs_array_only(ctx, g, "max/min along a dimension")
+        idx = ctx._unpack("indices", False)
+        shape, dim = ctx.self_sym_sizes, ctx.dim
+        out = np.zeros(shape, g.dtype)
+        if not shape:
+            return g + out
+        if not ctx.keepdim:
+            idx, g = np.expand_dims(idx, dim), np.expand_dims(g, dim)
+        np.put_along_axis(out, idx, g, dim)
+        return out
+
+
+class MinBackward0(MaxBackward0):
+    """values = min(x, dim);  each value's gradient goes to the entry it came from (the first, on ties)."""
+
+
+# ---------------------------------------------------------------- matrix products
+
+def _mm_shapes_error(a, b) -> RuntimeError:
+    (n, k), (k2, m) = a.shape, b.shape
+    return RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
+
+
+class MmBackward0(Function):
+    """Z = A @ B;  dA = G @ B.T,  dB = A.T @ G."""
+    saved_names = ("self", "mat2")
+
+    @staticmethod
+    def forward(ctx, a, b):
+        if a._data.shape[1] != b._data.shape[0]:
+            raise _mm_shapes_error(a._data, b._data)
+        need_a, need_b = ctx.needs_input_grad or (False, False)
+        ctx.save(self=a if need_b else None, mat2=b if need_a else None)
+        return np.matmul(*_promote(a, b))
+
+    @staticmethod
+    def backward(ctx, g):
+        t = _is_tensor(g)
+        a = ctx._unpack("self", t) if "self" in ctx._saved else None
+        b = ctx._unpack("mat2", t) if "mat2" in ctx._saved else None
+        return (g @ b.T if b is not None else None), (a.T @ g if a is not None else None)
+
+
+class MvBackward0(Function):
+    """z = A @ v;  dA = outer(g, v),  dv = A.T @ g."""
+    saved_names = ("self", "vec")
+
+    @staticmethod
+    def forward(ctx, a, v):
+        if a._data.shape[1] != v._data.shape[0]:
+            raise RuntimeError(f"size mismatch, got input ({a._data.shape[0]}), mat "
+                               f"({a._data.shape[0]}x{a._data.shape[1]}), vec ({v._data.shape[0]})")
+        ctx.save(self=a, vec=v)
+        return np.matmul(*_promote(a, v))
+
+    @staticmethod
+    def backward(ctx, g):
+        t = _is_tensor(g)
+        a, v = ctx._unpack("self", t), ctx._unpack("vec", t)
+        if t:
+            return g.unsqueeze(1) * v.unsqueeze(0), a.T @ g
+        return np.outer(g, v), a.T @ g
+
+
+class DotBackward0(Function):
+    """z = a . b;  da = g * b,  db = g * a."""
+    saved_names = ("self", "tensor")
+
+    @staticmethod
+    def forward(ctx, a, b):
+        if a._data.shape != b._data.shape:
+            n, m = a._data.size, b._data.size
+            raise RuntimeError(f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same "
+                               f"number of elements, but got {n} and {m} elements respectively")
+        ctx.save(self=a, tensor=b)
+        return np.dot(*_promote(a, b))
+
+    @staticmethod
+    def backward(ctx, g):
+        t = _is_tensor(g)
+        return g * ctx._unpack("tensor", t), g * ctx._unpack("self", t)
+
+
+class BmmBackward0(Function):
+    """Z[i] = A[i] @ B[i];  dA = G @ B^T,  dB = A^T @ G (batch by batch)."""
+    saved_names = ("self", "mat2")
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save(self=a, mat2=b)
+        return np.matmul(*_promote(a, b))
+
+    @staticmethod
+    def backward(ctx, g):
+        t = _is_tensor(g)
+        a, b = ctx._unpack("self", t), ctx._unpack("mat2", t)
+        if t:
+            return g @ b.transpose(-1, -2), a.transpose(-1, -2) @ g
+        return g @ b.swapaxes(-1, -2), a.swapaxes(-1, -2) @ g
+
+
+# ---------------------------------------------------------------- shape and copies (no saved tensors)
+
+class ViewBackward0(Function):
+    """z = x viewed with a new shape;  dx = g reshaped back."""
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, x, shape):
+        ctx.save(self_sym_sizes=x._data.shape)
+        return x._data.reshape(shape)
+
+    @staticmethod
+    def backward(ctx, g):
+        return g.reshape(ctx.self_sym_sizes)
+
+
+class UnsafeViewBackward0(ViewBackward0):
+    """z = a copy of x with a new shape;  dx = g reshaped back."""
+    is_view = False
+
+
+class CloneBackward0(Function):
+    """z = a copy of x;  dx = g."""
+
+    @staticmethod
+    def forward(ctx, x):
+        return x._data.copy()
+
+    @staticmethod
+    def backward(ctx, g):
+        return g
+
+
+class CopyBackwards(CloneBackward0):
+    """The copy backward makes into ``.grad`` under create_graph;  dx = g."""
+
+
+class ToCopyBackward0(Function):
+    """z = x converted to another dtype;  dx = g converted back."""
+
+    @staticmethod
+    def forward(ctx, x, dtype):
+        return x._data.astype(dtype)
+
+    @staticmethod
+    def backward(ctx, g):
+        return g
+
+
+class PermuteBackward0(Function):
+    """z = x with its axes reordered by ``dims``;  dx = g with the inverse order."""
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, x, dims):
+        ctx.save(dims=dims)
+        return x._data.transpose(dims)
+
+    @staticmethod
+    def backward(ctx, g):
+        inverse = tuple(np.argsort(ctx.dims))
+        return g.permute(*inverse) if _is_tensor(g) else g.transpose(inverse)
+
+
+class TransposeBackward0(Function):
+    """z = x with axes dim0 and dim1 swapped;  dx = g swapped back."""
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, x, dim0, dim1):
+        ctx.save(dim0=dim0, dim1=dim1)
+        return x._data.swapaxes(dim0, dim1)
+
+    @staticmethod
+    def backward(ctx, g):
+        return g.transpose(ctx.dim0, ctx.dim1) if _is_tensor(g) else g.swapaxes(ctx.dim0, ctx.dim1)
+
+
+class TBackward0(TransposeBackward0):
+    """z = x.t() (a transposed matrix);  dx = g.t()."""
+
+
+class UnsqueezeBackward0(Function):
+    """z = x with a new axis of size 1 at ``dim``;  dx = g without it."""
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, x, dim):
+        ctx.save(dim=dim)
+        return np.expand_dims(x._data, dim)
+
+    @staticmethod
+    def backward(ctx, g):
+        return g.squeeze(ctx.dim)
+
+
+class SqueezeBackward0(Function):
+    """z = x without its size-1 axes;  dx = g reshaped back."""
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, x, dims=None):
+        ctx.save(self_sym_sizes=x._data.shape)
+        d = x._data
+        if dims is None:
+            return d.squeeze()
+        return d.squeeze(tuple(i for i in dims if d.shape[i] == 1))
+
+    @staticmethod
+    def backward(ctx, g):
+        return g.reshape(ctx.self_sym_sizes)
+
+
+class SqueezeBackward1(SqueezeBackward0):
+    """z = x.squeeze(dim);  dx = g reshaped back."""
+
+
+class SqueezeBackward4(SqueezeBackward0):
+    """z = x.squeeze(dims);  dx = g reshaped back."""
+
+
+class ExpandBackward0(Function):
+    """z = x broadcast to a larger shape;  dx = g summed back over the broadcast axes."""
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, x, shape):
+        ctx.save(self_sym_sizes=x._data.shape)
+        return np.broadcast_to(x._data, shape)
+
+    @staticmethod
+    def backward(ctx, g):
+        return g
+
+
+class CatBackward0(Function):
+    """z = the inputs joined along ``dim``;  each input gets its own slice of g."""
+
+    @staticmethod
+    def forward(ctx, *tensors, dim=0):
+        ctx.save(dim=dim, sizes=[t._data.shape[dim] if t._data.ndim else 0 for t in tensors])
+        arrays = [t._data for t in tensors]
+        dt = arrays[0].dtype
+        for t in tensors[1:]:
+            dt = result_type((dt, 2), (t._data.dtype, 2))
+        return np.concatenate([a.astype(dt, copy=False) for a in arrays], axis=dim)
+
+    @staticmethod
+    def backward(ctx, g):
+        bounds = np.cumsum(ctx.sizes)[:-1]
+        if _is_tensor(g):
+            return tuple(g.narrow(ctx.dim, int(start), n) for start, n in zip([0, *bounds], ctx.sizes))
+        return tuple(np.split(g, bounds, axis=ctx.dim))
+
+
+class StackBackward0(Function):
+    """z = the inputs stacked along a new axis ``dim``;  input i gets g[..., i, ...]."""
+
+    @staticmethod
+    def forward(ctx, *tensors, dim=0):
+        ctx.save(dim=dim)
+        arrays = [t._data for t in tensors]
+        dt = arrays[0].dtype
+        for t in tensors[1:]:
+            dt = result_type((dt, 2), (t._data.dtype, 2))
+        return np.stack([a.astype(dt, copy=False) for a in arrays], axis=dim)
+
+    @staticmethod
+    def backward(ctx, g):
+        n = g.shape[ctx.dim]
+        if _is_tensor(g):
+            return tuple(g.select(ctx.dim, i) for i in range(n))
+        return tuple(np.take(g, i, axis=ctx.dim) for i in range(n))
+
+
+# ---------------------------------------------------------------- indexing
+
+class SelectBackward0(Function):
+    """z = x[..., i, ...] on axis ``dim``;  dx = zeros with g placed at i."""
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, x, dim, index):
+        ctx.save(dim=dim, index=index, self_sym_sizes=x._data.shape)
+        return x._data[(slice(None),) * dim + (index,)]
+
+    @staticmethod
+    def backward(ctx, g):
+        _needs_array_only(ctx, g, "indexing")
+        out = np.zeros(ctx.self_sym_sizes, g.dtype)
+        out[(slice(None),) * ctx.dim + (ctx.index,)] = g
+        return out
+
+
+class SliceBackward0(Function):
+    """z = x[start:end:step] on axis ``dim``;  dx = zeros with g placed in the slice."""
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, x, dim, key):
+        ctx.save(dim=dim, key=key, self_sym_sizes=x._data.shape)
+        return x._data[(slice(None),) * dim + (key,)]
+
+    @staticmethod
+    def backward(ctx, g):
+        _needs_array_only(ctx, g, "slicing")
+        out = np.zeros(ctx.self_sym_sizes, g.dtype)
+        out[(slice(None),) * ctx.dim + (ctx.key,)] = g
+        return out
+
+
+class IndexBackward0(Function):
+    """z = x[indices] (lists, tensors or masks);  dx = zeros with g added at the indices (repeats add up)."""
+    saved_names = ("indices",)
+
+    @staticmethod
+    def forward(ctx, x, key, index_tensors=()):
+        ctx.save(key=key, self_sym_sizes=x._data.shape)
+        if index_tensors:
+            ctx._saved["indices"] = _SavedList(index_tensors)
+        return x._data[key]
+
+    @staticmethod
+    def backward(ctx, g):
+        _needs_array_only(ctx, g, "advanced indexing")
+        if ctx._saved is None:
+            from .function import FREED_MESSAGE
+            raise RuntimeError(FREED_MESSAGE)
+        out = np.zeros(ctx.self_sym_sizes, g.dtype)
+        np.add.at(out, ctx.key, g)
+        return out
+
+
+class _SavedList:
+    """A list of saved index tensors (``_saved_indices``), freed with the node like any saved tensor."""
+
+    def __init__(self, tensors) -> None:
+        self.tensors = list(tensors)
+        self.data = np.empty(0)
+
+    def get(self, node, as_tensor: bool):
+        return self.tensors
+
+
+class CopySlices(Function):
+    """x[key] = v recorded as a new node;  dx = g with the overwritten part zeroed,  dv = g[key]."""
+
+    @staticmethod
+    def forward(ctx, x, value, key):
+        ctx.save(key=key)
+        out = x._data.copy()
+        out[key] = value._data
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        _needs_array_only(ctx, g, "item assignment")
+        gx = g.copy()
+        gx[ctx.key] = 0
+        return gx, g[ctx.key]
+
+
+# ---------------------------------------------------------------- softmax family and losses
+
+class SoftmaxBackward0(Function):
+    """z = exp(x) / sum(exp(x)) along dim;  dx = z * (g - sum(g * z)) along dim."""
+    saves_result = True
+
+    @staticmethod
+    def forward(ctx, x, dim):
+        ctx.save(dim=dim)
+        d = _float(x)
+        e = np.exp(d - d.max(axis=dim, keepdims=True))
+        return e / e.sum(axis=dim, keepdims=True)
+
+    @staticmethod
+    def backward(ctx, g):
+        z = ctx._unpack("result", _is_tensor(g))
+        gz = g * z
+        s = gz.sum(dim=ctx.dim, keepdim=True) if _is_tensor(g) else gz.sum(axis=ctx.dim, keepdims=True)
+        return gz - z * s
+
+
+class LogSoftmaxBackward0(Function):
+    """z = x - log(sum(exp(x))) along dim;  dx = g - exp(z) * sum(g) along dim."""
+    saves_result = True
+
+    @staticmethod
+    def forward(ctx, x, dim):
+        ctx.save(dim=dim)
+        d = _float(x)
+        shifted = d - d.max(axis=dim, keepdims=True)
+        return shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
+
+    @staticmethod
+    def backward(ctx, g):
+        t = _is_tensor(g)
+        z = ctx._unpack("result", t)
+        s = g.sum(dim=ctx.dim, keepdim=True) if t else g.sum(axis=ctx.dim, keepdims=True)
+        return g - (z.exp() if t else np.exp(z)) * s

@@ -1,0 +1,1049 @@
+"""``Tensor``: a NumPy array plus what autograd needs to know about it.
+
+A tensor is a *leaf* when you made it yourself (``torch.tensor``, ``ones``, ...) or when it was computed
+without recording; it is a *non-leaf* when a recorded operation produced it, and then ``grad_fn`` is the graph
+node that will send its gradient back to the operation's inputs. Only leaves that require grad get ``.grad``
+after ``backward()`` (unless a non-leaf asks with ``retain_grad()``).
+
+>>> import autograd_tutor as torch
+>>> a = torch.tensor(3., requires_grad=True)
+>>> b = torch.tensor(4., requires_grad=True)
+>>> d = a * b + a
+>>> d, d.is_leaf, a.is_leaf
+(tensor(15., grad_fn=<AddBackward0>), False, True)
+>>> d.backward(); a.grad, b.grad
+(tensor(5.), tensor(3.))
+"""
+from __future__ import annotations
+
+import numbers
+import warnings
+import weakref
+
+import numpy as np
+
+from .. import events
+from . import functions as F
+from . import grad_mode
+from ._printing import format_tensor
+from .dtypes import LEGACY_NAMES, dtype as _dtype, from_numpy_dtype
+from .function import _ids, accumulate_node
+from .hooks import add_hook
+
+__all__ = ["Tensor", "Size", "return_types"]
+
+NON_LEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute won't be "
+    "populated during autograd.backward(). If you indeed want the .grad field to be populated for a non-leaf "
+    "Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by mistake, make sure "
+    "you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more information. "
+    "(Triggered internally at /__w/pytorch/pytorch/build/aten/src/ATen/core/TensorBody.h:493.)")
+LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
+VIEW_OF_LEAF_INPLACE = "a view of a leaf Variable that requires grad is being used in an in-place operation."
+NON_LEAF_FLAG = ("you can only change requires_grad flags of leaf variables. If you want to use a computed "
+                 "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().")
+SCALAR_WARNING = ("Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+                  "Consider using tensor.detach() first. (Triggered internally at "
+                  "/__w/pytorch/pytorch/torch/csrc/autograd/generated/python_variable_methods.cpp:822.)")
+_CPP_TYPE = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
+             "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
+
+
+class Size(tuple):
+    """A tensor's shape: a tuple that prints as ``torch.Size([2, 3])``."""
+
+    def __repr__(self) -> str:
+        return f"torch.Size({list(self)})"
+
+    def numel(self) -> int:
+        return int(np.prod(self, dtype=np.int64))
+
+
+class _ReturnType(tuple):
+    """A named pair such as ``torch.return_types.max(values=..., indices=...)``."""
+    _name = ""
+
+    @property
+    def values(self):
+        return self[0]
+
+    @property
+    def indices(self):
+        return self[1]
+
+    def __repr__(self) -> str:
+        return f"torch.return_types.{self._name}(\nvalues={self[0]!r},\nindices={self[1]!r})"
+
+
+class return_types:
+    """Result types of ``max(dim)`` and ``min(dim)``, printed as torch prints them."""
+    max = type("max", (_ReturnType,), {"_name": "max"})
+    min = type("min", (_ReturnType,), {"_name": "min"})
+
+
+def _wrap(value) -> "Tensor":
+    """A Tensor for an operand: tensors pass through, Python numbers become 0-dim *wrapped numbers*."""
+    if isinstance(value, Tensor):
+        return value
+    if isinstance(value, (bool, np.bool_)):
+        t = Tensor._make(np.array(value, dtype=np.bool_))
+    elif isinstance(value, numbers.Integral):
+        t = Tensor._make(np.array(value, dtype=np.int64))
+    elif isinstance(value, numbers.Real):
+        t = Tensor._make(np.array(value, dtype=np.float64))
+    elif isinstance(value, np.ndarray):
+        return Tensor._make(value)
+    else:
+        raise TypeError(f"unsupported operand type: '{type(value).__name__}' (expected a Tensor or a number)")
+    t._wrapped = True
+    return t
+
+
+def _dim(d: int, ndim: int) -> int:
+    """A dim in ``range(ndim)``, from a possibly negative one, with torch's IndexError when out of range."""
+    n = max(ndim, 1)
+    if not -n <= d < n:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
+    return d % n
+
+
+def _broadcast_shape(a: tuple, b: tuple) -> tuple:
+    try:
+        return np.broadcast_shapes(a, b)
+    except ValueError:
+        n = max(len(a), len(b))
+        a, b = (1,) * (n - len(a)) + a, (1,) * (n - len(b)) + b
+        i = next(i for i in reversed(range(n)) if a[i] != b[i] and 1 not in (a[i], b[i]))
+        raise RuntimeError(f"The size of tensor a ({a[i]}) must match the size of tensor b ({b[i]}) "
+                           f"at non-singleton dimension {i}") from None
+
+
+def _shape_args(size) -> tuple:
+    """``view(2, 3)``, ``view((2, 3))`` and ``view([2, 3])`` all mean (2, 3)."""
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        size = size[0]
+    return tuple(int(s) for s in size)
+
+
+def _binary(fn, a, b):
+    a, b = _wrap(a), _wrap(b)
+    if a._data.shape != b._data.shape:
+        _broadcast_shape(a._data.shape, b._data.shape)
+    return fn.apply(a, b)
+
+
+class Tensor:
+    """A multi-dimensional array that can record the operations applied to it (see the module docstring)."""
+
+    __array_ufunc__ = None  # make NumPy hand `array * tensor` over to Tensor.__rmul__
+
+    # Defaults shared by all tensors; an instance stores a value only when it differs.
+    _requires_grad = False
+    grad_fn = None
+    _grad = None
+    _retains_grad = False
+    _base = None
+    _hooks = None
+    _post_acc_hooks = None
+    _acc = None
+    _wrapped = False
+    _inference = False
+
+    @classmethod
+    def _make(cls, data, requires_grad: bool = False, grad_fn=None, vbox=None) -> "Tensor":
+        """Wrap an array without copying (the engine's fast constructor; no event)."""
+        t = object.__new__(cls)
+        t._data = data if type(data) is np.ndarray else np.asarray(data)
+        t._vbox = vbox if vbox is not None else [0]
+        t._id = next(_ids)
+        if requires_grad:
+            t._requires_grad = True
+        if grad_fn is not None:
+            t.grad_fn = grad_fn
+        if grad_mode._inference[0]:
+            t._inference = True
+        return t
+
+    def __init__(self, *args, **kwargs) -> None:
+        raise TypeError("create tensors with torch.tensor(data), torch.ones(...), torch.zeros(...) and friends")
+
+    def _announce(self) -> None:
+        events.emit(events.TensorCreated, tensor_id=self._id, shape=tuple(self._data.shape),
+                    dtype=str(self.dtype), requires_grad=self._requires_grad, is_leaf=self.grad_fn is None,
+                    grad_fn_id=self.grad_fn._id if self.grad_fn is not None else None, value=self._data.copy())
+
+    def _edge(self) -> tuple:
+        """This tensor's entry in a consumer's ``next_functions``."""
+        if self.grad_fn is not None:
+            return (self.grad_fn, 0)
+        if self._requires_grad:
+            return (accumulate_node(self), 0)
+        return (None, 0)
+
+    # ------------------------------------------------------------ autograd attributes
+    @property
+    def requires_grad(self) -> bool:
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, flag: bool) -> None:
+        if self.grad_fn is not None:
+            if not flag:
+                raise RuntimeError(NON_LEAF_FLAG)
+            raise RuntimeError("you can only change requires_grad flags of leaf variables.")
+        self._set_requires_grad(flag)
+
+    def _set_requires_grad(self, flag: bool) -> None:
+        if flag and self._inference and not grad_mode._inference[0]:
+            raise RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
+        if flag and self._data.dtype.kind != "f":
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        self._requires_grad = bool(flag)
+
+    def requires_grad_(self, requires_grad: bool = True) -> "Tensor":
+        """Switch gradient tracking of a leaf on (or off) in place; returns the tensor itself."""
+        if self.grad_fn is not None:
+            if not requires_grad:
+                raise RuntimeError(NON_LEAF_FLAG)
+            return self
+        self._set_requires_grad(requires_grad)
+        return self
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.grad_fn is None
+
+    @property
+    def grad(self):
+        if self.grad_fn is not None and not self._retains_grad:
+            warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value) -> None:
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError("assigned grad expected to be a Tensor or None but got grad of type "
+                                f"{type(value).__name__}")
+            if value._data.dtype != self._data.dtype:
+                raise RuntimeError(
+                    f"attempting to assign a gradient with dtype '{_CPP_TYPE[value._data.dtype.name]}' to a tensor "
+                    f"with grad_dtype '{LEGACY_NAMES[self._data.dtype.name][:-6]}'. The gradient must match the "
+                    "tensor's grad_dtype (defaults to the tensor's dtype). You can set the tensor's grad_dtype "
+                    "attribute with a specific dtype, or None to allow any dtype. Set grad_dtype with caution. "
+                    "Diverging the dtypes of a tensor and its gradient may break downstream systems that assume "
+                    "they match.")
+            if value._data.shape != self._data.shape:
+                raise RuntimeError(
+                    f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor of size "
+                    f"'{list(self.shape)}'. Please ensure that the gradient and the tensor are the same size")
+        self._grad = value
+
+    @property
+    def retains_grad(self) -> bool:
+        return self._retains_grad
+
+    def retain_grad(self) -> None:
+        """Ask a non-leaf to keep its gradient in ``.grad`` after backward (a no-op on a leaf)."""
+        if not self._requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self.grad_fn is None or self._retains_grad:
+            return
+        self._retains_grad = True
+        self.grad_fn._retain = weakref.ref(self)
+
+    def register_hook(self, hook):
+        """Call ``hook(grad)`` when this tensor's gradient is computed; a returned tensor replaces it."""
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is None:
+            if self._hooks is None:
+                self._hooks = {}
+            return add_hook(self._hooks, hook)
+        return add_hook(self.grad_fn.__dict__.setdefault("_tensor_hooks", {}), hook)
+
+    def register_post_accumulate_grad_hook(self, hook):
+        """Call ``hook(tensor)`` after a leaf's ``.grad`` was updated."""
+        if self.grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self._post_acc_hooks is None:
+            self._post_acc_hooks = {}
+        return add_hook(self._post_acc_hooks, hook)
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None) -> None:
+        """Compute the gradient of this tensor with respect to the graph's leaves (see ``autograd.backward``)."""
+        from .engine import backward
+        backward([self], None if gradient is None else [gradient], retain_graph, create_graph, inputs=inputs)
+
+    def detach(self) -> "Tensor":
+        """A new leaf that shares this tensor's data (and version counter) but is cut from the graph."""
+        out = Tensor._make(self._data, False, None, self._vbox)
+        if events._subscribers:
+            out._announce()
+        return out
+
+    def detach_(self) -> "Tensor":
+        """Cut this tensor from the graph in place: it becomes a leaf that does not require grad."""
+        if self._base is not None:
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel (DDP) "
+                "for training, and gradient_as_bucket_view is set as True, gradients are views of DDP buckets, and "
+                "hence detach_() cannot be called on these gradients. To fix this error, please refer to the "
+                "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
+        self.grad_fn = None
+        self._requires_grad = False
+        return self
+
+    @property
+    def data(self) -> "Tensor":
+        """The same storage as a tensor that does not require grad, invisible to the version counter."""
+        return Tensor._make(self._data)
+
+    @data.setter
+    def data(self, value: "Tensor") -> None:
+        self._data = value._data
+
+    @property
+    def _version(self) -> int:
+        return self._vbox[0]
+
+    def is_inference(self) -> bool:
+        return self._inference
+
+    # ------------------------------------------------------------ basics
+    @property
+    def shape(self) -> Size:
+        return Size(self._data.shape)
+
+    def size(self, dim=None):
+        if dim is None:
+            return Size(self._data.shape)
+        return self._data.shape[_dim(dim, self._data.ndim)]
+
+    @property
+    def dtype(self) -> _dtype:
+        return from_numpy_dtype(self._data.dtype)
+
+    @property
+    def device(self) -> str:
+        return "cpu"
+
+    @property
+    def ndim(self) -> int:
+        return self._data.ndim
+
+    def dim(self) -> int:
+        return self._data.ndim
+
+    def numel(self) -> int:
+        return int(self._data.size)
+
+    nelement = numel
+
+    def element_size(self) -> int:
+        return self._data.itemsize
+
+    def is_floating_point(self) -> bool:
+        return self._data.dtype.kind == "f"
+
+    def is_contiguous(self) -> bool:
+        return bool(self._data.flags.c_contiguous)
+
+    def contiguous(self) -> "Tensor":
+        return self if self._data.flags.c_contiguous else self.clone()
+
+    def data_ptr(self) -> int:
+        return self._data.__array_interface__["data"][0]
+
+    def item(self):
+        """The single value as a Python number."""
+        if self._data.size != 1:
+            raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
+        return self._data.item()
+
+    def tolist(self):
+        return self._data.tolist()
+
+    def numpy(self) -> np.ndarray:
+        """The underlying array (shared memory); refused while the tensor requires grad, as in torch."""
+        if self._requires_grad:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        return self._data
+
+    def __array__(self, dtype=None, copy=None):
+        arr = self.numpy()
+        return arr if dtype is None else arr.astype(dtype)
+
+    def __len__(self) -> int:
+        if not self._data.ndim:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self):
+        if not self._data.ndim:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self._data.shape[0]))
+
+    def __bool__(self) -> bool:
+        if self._data.size != 1:
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self._data)
+
+    def _scalar(self, kind):
+        if self._data.size != 1:
+            raise TypeError("only one element tensors can be converted to Python scalars")
+        return kind(self._data.item())
+
+    def __float__(self) -> float:
+        if self._requires_grad:
+            warnings.warn(SCALAR_WARNING, UserWarning, stacklevel=2)
+        return self._scalar(float)
+
+    def __int__(self) -> int:
+        return self._scalar(int)
+
+    def __index__(self) -> int:
+        if self._data.dtype.kind not in "iub" or self._data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self._data.item())
+
+    def __repr__(self) -> str:
+        suffixes = []
+        if self.grad_fn is not None:
+            suffixes.append(f"grad_fn=<{type(self.grad_fn).__name__}>")
+        elif self._requires_grad:
+            suffixes.append("requires_grad=True")
+        return format_tensor(self._data, suffixes)
+
+    __str__ = __repr__
+
+    def __format__(self, spec: str) -> str:
+        if self._data.ndim == 0:
+            return self._data.item().__format__(spec)
+        return object.__format__(self, spec) if spec else repr(self)
+
+    __hash__ = object.__hash__
+
+    def __reduce_ex__(self, protocol):
+        return (_rebuild, (self._data.copy(), self._requires_grad))
+
+    def __deepcopy__(self, memo):
+        if self.grad_fn is not None:
+            raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
+                               "protocol at the moment.  If you were attempting to deepcopy a module, this may be "
+                               "because of a torch.nn.utils.weight_norm usage, see "
+                               "https://github.com/pytorch/pytorch/pull/103001")
+        out = type(self)._make(self._data.copy(), self._requires_grad)
+        memo[id(self)] = out
+        return out
+
+    # ------------------------------------------------------------ conversions
+    def to(self, *args, **kwargs) -> "Tensor":
+        """Convert to a dtype (``x.to(torch.float64)``); devices other than the CPU do not exist here."""
+        target = kwargs.get("dtype")
+        for a in args:
+            if isinstance(a, _dtype):
+                target = a
+            elif isinstance(a, Tensor):
+                target = a.dtype
+            elif str(a) != "cpu":
+                raise RuntimeError(f"autograd_tutor runs on the CPU only; got device {a!r}")
+        if target is None or target.np == self._data.dtype:
+            return self
+        return F.ToCopyBackward0.apply(self, dtype=target.np)
+
+    def type(self, dtype=None):
+        if dtype is None:
+            return f"torch.{LEGACY_NAMES[self._data.dtype.name]}"
+        return self.to(dtype)
+
+    def float(self):
+        from . import dtypes
+        return self.to(dtypes.float32)
+
+    def double(self):
+        from . import dtypes
+        return self.to(dtypes.float64)
+
+    def half(self):
+        from . import dtypes
+        return self.to(dtypes.float16)
+
+    def long(self):
+        from . import dtypes
+        return self.to(dtypes.int64)
+
+    def int(self):
+        from . import dtypes
+        return self.to(dtypes.int32)
+
+    def bool(self):
+        from . import dtypes
+        return self.to(dtypes.bool)
+
+    def cpu(self):
+        return self
+
+    def clone(self) -> "Tensor":
+        return F.CloneBackward0.apply(self)
+
+    def type_as(self, other: "Tensor") -> "Tensor":
+        return self.to(other.dtype)
+
+    # ------------------------------------------------------------ arithmetic
+    def __add__(self, other):
+        return _binary(F.AddBackward0, self, other)
+
+    def __radd__(self, other):
+        return _binary(F.AddBackward0, self, other)
+
+    def __sub__(self, other):
+        return _binary(F.SubBackward0, self, other)
+
+    def __rsub__(self, other):
+        if isinstance(other, np.ndarray):
+            return _binary(F.SubBackward0, other, self)
+        _wrap(other)  # type check
+        return F.RsubBackward1.apply(self, other=other)
+
+    def __mul__(self, other):
+        return _binary(F.MulBackward0, self, other)
+
+    def __rmul__(self, other):
+        return _binary(F.MulBackward0, self, other)
+
+    def __truediv__(self, other):
+        return _binary(F.DivBackward0, self, other)
+
+    def __rtruediv__(self, other):
+        if isinstance(other, np.ndarray):
+            return _binary(F.DivBackward0, other, self)
+        return self.reciprocal() * other
+
+    def __pow__(self, exponent):
+        if isinstance(exponent, (Tensor, np.ndarray)):
+            return _binary(F.PowBackward1, self, exponent)
+        _wrap(exponent)
+        return F.PowBackward0.apply(self, exponent=exponent)
+
+    def __rpow__(self, base):
+        if isinstance(base, np.ndarray):
+            return _binary(F.PowBackward1, base, self)
+        _wrap(base)
+        return F.PowBackward2.apply(self, base=base)
+
+    def __neg__(self):
+        return F.NegBackward0.apply(self)
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return self.abs()
+
+    def __matmul__(self, other):
+        return self.matmul(other)
+
+    def __rmatmul__(self, other):
+        return _wrap(other).matmul(self)
+
+    def add(self, other, alpha=1):
+        return self + (other * alpha if alpha != 1 else other)
+
+    def sub(self, other, alpha=1):
+        return self - (other * alpha if alpha != 1 else other)
+
+    def mul(self, other):
+        return self * other
+
+    def div(self, other):
+        return self / other
+
+    def pow(self, exponent):
+        return self ** exponent
+
+    def neg(self):
+        return -self
+
+    def reciprocal(self):
+        return F.ReciprocalBackward0.apply(self)
+
+    def square(self):
+        return self ** 2
+
+    multiply, subtract, divide, true_divide, negative = mul, sub, div, div, neg
+
+    # ------------------------------------------------------------ comparisons (no grad)
+    def _compare(self, other, op):
+        other = _wrap(other)
+        _broadcast_shape(self._data.shape, other._data.shape)
+        out = Tensor._make(op(self._data, other._data))
+        if events._subscribers:
+            out._announce()
+        return out
+
+    def __eq__(self, other):
+        return self._compare(other, np.equal)
+
+    def __ne__(self, other):
+        return self._compare(other, np.not_equal)
+
+    def __lt__(self, other):
+        return self._compare(other, np.less)
+
+    def __le__(self, other):
+        return self._compare(other, np.less_equal)
+
+    def __gt__(self, other):
+        return self._compare(other, np.greater)
+
+    def __ge__(self, other):
+        return self._compare(other, np.greater_equal)
+
+    eq, ne, lt, le, gt, ge = __eq__, __ne__, __lt__, __le__, __gt__, __ge__
+
+    def __invert__(self):
+        if self._data.dtype.kind not in "biu":
+            raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+        return Tensor._make(~self._data)
+
+    def __and__(self, other):
+        return self._compare(other, np.logical_and if self._data.dtype == bool else np.bitwise_and)
+
+    def __or__(self, other):
+        return self._compare(other, np.logical_or if self._data.dtype == bool else np.bitwise_or)
+
+    def equal(self, other: "Tensor") -> bool:
+        return self._data.shape == other._data.shape and bool(np.array_equal(self._data, other._data))
+
+    def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
+        return bool(np.allclose(self._data, _wrap(other)._data, rtol, atol, equal_nan))
+
+    def isnan(self):
+        return Tensor._make(np.isnan(self._data))
+
+    def argmax(self, dim=None, keepdim=False):
+        if dim is None:
+            return Tensor._make(np.array(np.argmax(self._data), dtype=np.int64))
+        return Tensor._make(np.argmax(self._data, axis=_dim(dim, self.ndim), keepdims=keepdim).astype(np.int64))
+
+    def argmin(self, dim=None, keepdim=False):
+        if dim is None:
+            return Tensor._make(np.array(np.argmin(self._data), dtype=np.int64))
+        return Tensor._make(np.argmin(self._data, axis=_dim(dim, self.ndim), keepdims=keepdim).astype(np.int64))
+
+    def sign(self):
+        return Tensor._make(np.sign(self._data))
+
+    # ------------------------------------------------------------ elementwise math
+    def exp(self):
+        return F.ExpBackward0.apply(self)
+
+    def log(self):
+        return F.LogBackward0.apply(self)
+
+    def tanh(self):
+        return F.TanhBackward0.apply(self)
+
+    def sigmoid(self):
+        return F.SigmoidBackward0.apply(self)
+
+    def relu(self):
+        return F.ReluBackward0.apply(self)
+
+    def sqrt(self):
+        return F.SqrtBackward0.apply(self)
+
+    def abs(self):
+        return F.AbsBackward0.apply(self)
+
+    def sin(self):
+        return F.SinBackward0.apply(self)
+
+    def cos(self):
+        return F.CosBackward0.apply(self)
+
+    def clamp(self, min=None, max=None):
+        if min is None and max is None:
+            raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+        return F.ClampBackward1.apply(self, min=min, max=max)
+
+    clip = clamp
+
+    def clamp_min(self, min):
+        return self.clamp(min=min)
+
+    def clamp_max(self, max):
+        return self.clamp(max=max)
+
+    def maximum(self, other):
+        return _binary(F.MaximumBackward0, self, other)
+
+    def minimum(self, other):
+        return _binary(F.MinimumBackward0, self, other)
+
+    def softmax(self, dim):
+        return F.SoftmaxBackward0.apply(self, dim=_dim(dim, self.ndim))
+
+    def log_softmax(self, dim):
+        return F.LogSoftmaxBackward0.apply(self, dim=_dim(dim, self.ndim))
+
+    # ------------------------------------------------------------ reductions
+    def sum(self, dim=None, keepdim=False, *, axis=None, keepdims=None):
+        dim = axis if dim is None else dim
+        keepdim = keepdims if keepdims is not None else keepdim
+        if dim is None:
+            return F.SumBackward0.apply(self)
+        return F.SumBackward1.apply(self, dim=self._dims(dim), keepdim=keepdim)
+
+    def mean(self, dim=None, keepdim=False):
+        if dim is None:
+            return F.MeanBackward0.apply(self)
+        return F.MeanBackward1.apply(self, dim=self._dims(dim), keepdim=keepdim)
+
+    def _dims(self, dim) -> tuple:
+        dims = (dim,) if isinstance(dim, int) else tuple(dim)
+        return tuple(_dim(d, self.ndim) for d in dims)
+
+    def _extreme(self, whole, along, numpy_arg, ret, dim, keepdim, other):
+        if other is not None:
+            return self.maximum(other) if ret is return_types.max else self.minimum(other)
+        if dim is None:
+            return whole.apply(self)
+        d = _dim(dim, self.ndim)
+        if self._data.ndim and self._data.shape[d] == 0:
+            raise IndexError(f"{ret._name}(): Expected reduction dim {d} to have non-zero size.")
+        idx = numpy_arg(self._data, axis=d, keepdims=keepdim).astype(np.int64) if self._data.ndim else \
+            np.array(0, np.int64)
+        indices = Tensor._make(idx)
+        values = along.apply(self, dim=d, keepdim=keepdim, indices=indices)
+        return ret((values, indices))
+
+    def max(self, dim=None, keepdim=False, other=None):
+        if isinstance(dim, Tensor):
+            return self.maximum(dim)
+        return self._extreme(F.MaxBackward1, F.MaxBackward0, np.argmax, return_types.max, dim, keepdim, other)
+
+    def min(self, dim=None, keepdim=False, other=None):
+        if isinstance(dim, Tensor):
+            return self.minimum(dim)
+        return self._extreme(F.MinBackward1, F.MinBackward0, np.argmin, return_types.min, dim, keepdim, other)
+
+    # ------------------------------------------------------------ matrix products
+    def matmul(self, other):
+        """``@``: dot (1-D·1-D), mv (2-D·1-D), mm (2-D·2-D) and their batched forms, named as torch names them."""
+        other = _wrap(other)
+        a, b = self.ndim, other.ndim
+        if a == 0 or b == 0:
+            raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {a}D and {b}D")
+        if a == 1 and b == 1:
+            return self.dot(other)
+        if a == 2 and b == 1:
+            return self.mv(other)
+        if a == 2 and b == 2:
+            return self.mm(other)
+        if a == 1 and b == 2:
+            return F.SqueezeBackward4.apply(self.unsqueeze(0).mm(other), dims=(0,))
+        if b == 2:  # (..., n, k) @ (k, m): fold the batch into rows, as torch does
+            rows = self.reshape(-1, self.shape[-1])
+            return F.UnsafeViewBackward0.apply(rows.mm(other), shape=(*self.shape[:-1], other.shape[-1]))
+        if a == b and self.shape[:-2] == other.shape[:-2]:
+            if self.shape[-1] != other.shape[-2]:
+                raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                                   f"[{other.shape[0]}, {self.shape[-1]}] but got: "
+                                   f"[{other.shape[0]}, {other.shape[-2]}].")
+            return F.BmmBackward0.apply(self, other)
+        raise NotImplementedError("autograd_tutor's matmul supports 1-D and 2-D operands, (..., n, k) @ (k, m) and "
+                                  "batches of equal shape; reshape or expand the operands to one of these")
+
+    def mm(self, other):
+        if self.ndim != 2:
+            raise RuntimeError("self must be a matrix")
+        if other.ndim != 2:
+            raise RuntimeError("mat2 must be a matrix")
+        return F.MmBackward0.apply(self, other)
+
+    def mv(self, vec):
+        return F.MvBackward0.apply(self, vec)
+
+    def dot(self, other):
+        if self.ndim != 1 or other.ndim != 1:
+            raise RuntimeError(f"1D tensors expected, but got {self.ndim}D and {other.ndim}D tensors")
+        return F.DotBackward0.apply(self, other)
+
+    # ------------------------------------------------------------ shapes
+    def reshape(self, *shape):
+        shape = _shape_args(shape)
+        if self._data.flags.c_contiguous:
+            return self.view(*shape)
+        return F.UnsafeViewBackward0.apply(self.clone(), shape=self._resolve(shape))
+
+    def view(self, *shape):
+        shape = self._resolve(_shape_args(shape))
+        if not self._data.flags.c_contiguous and shape != self._data.shape:
+            raise RuntimeError("view size is not compatible with input tensor's size and stride (at least one "
+                               "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
+        return F.ViewBackward0.apply(self, shape=shape)
+
+    def view_as(self, other):
+        return self.view(other.shape)
+
+    def reshape_as(self, other):
+        return self.reshape(other.shape)
+
+    def _resolve(self, shape: tuple) -> tuple:
+        """Replace one ``-1`` in a new shape and check the element count, with torch's message."""
+        n = self._data.size
+        if shape.count(-1) > 1:
+            raise RuntimeError("only one dimension can be inferred")
+        known = int(np.prod([s for s in shape if s != -1], dtype=np.int64))
+        if -1 in shape:
+            if known == 0 or n % known:
+                raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {n}")
+            shape = tuple(n // known if s == -1 else s for s in shape)
+        elif known != n:
+            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {n}")
+        return shape
+
+    def flatten(self, start_dim=0, end_dim=-1):
+        if self.ndim == 0:
+            return self.reshape(1)
+        s, e = _dim(start_dim, self.ndim), _dim(end_dim, self.ndim)
+        if s == e:
+            return self
+        shape = self.shape
+        return self.reshape(*shape[:s], -1, *shape[e + 1:])
+
+    @property
+    def T(self):
+        if self.ndim != 2:
+            warnings.warn(
+                "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated and it "
+                "will throw an error in a future release. Consider `x.mT` to transpose batches of matrices or "
+                "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor. (Triggered "
+                "internally at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4314.)",
+                UserWarning, stacklevel=2)
+        return self.permute(*reversed(range(self.ndim)))
+
+    @property
+    def mT(self):
+        if self.ndim < 2:
+            raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. Got {self.ndim}-D "
+                               "tensor.")
+        return self.transpose(-2, -1)
+
+    def t(self):
+        if self.ndim > 2:
+            raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {self.ndim}D")
+        if self.ndim < 2:
+            return F.TBackward0.apply(self, dim0=0, dim1=0)
+        return F.TBackward0.apply(self, dim0=0, dim1=1)
+
+    def transpose(self, dim0, dim1):
+        n = self.ndim
+        return F.TransposeBackward0.apply(self, dim0=_dim(dim0, n), dim1=_dim(dim1, n))
+
+    swapaxes = transpose
+
+    def permute(self, *dims):
+        dims = tuple(_dim(d, self.ndim) for d in _shape_args(dims))
+        if sorted(dims) != list(range(self.ndim)):
+            raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does not match the "
+                               "length of the desired ordering of dimensions i.e. input.dim() = "
+                               f"{self.ndim} is not equal to len(dims) = {len(dims)}" if len(dims) != self.ndim
+                               else "permute(): duplicate dims are not allowed.")
+        return F.PermuteBackward0.apply(self, dims=dims)
+
+    def unsqueeze(self, dim):
+        return F.UnsqueezeBackward0.apply(self, dim=_dim(dim, self.ndim + 1))
+
+    def squeeze(self, dim=None):
+        if dim is None:
+            return F.SqueezeBackward0.apply(self)
+        if isinstance(dim, int):
+            return F.SqueezeBackward1.apply(self, dims=(_dim(dim, self.ndim),))
+        return F.SqueezeBackward4.apply(self, dims=tuple(_dim(d, self.ndim) for d in dim))
+
+    def expand(self, *sizes):
+        sizes = _shape_args(sizes)
+        lead = len(sizes) - self.ndim
+        if lead < 0:
+            raise RuntimeError(f"expand(torch.FloatTensor{{{list(self.shape)}}}, size={list(sizes)}): the number of "
+                               "sizes provided (" + str(len(sizes)) + ") must be greater or equal to the number of "
+                               f"dimensions in the tensor ({self.ndim})")
+        shape = tuple(self.shape[i - lead] if s == -1 else s for i, s in enumerate(sizes))
+        for i, s in enumerate(self.shape):
+            if s != 1 and s != shape[i + lead]:
+                raise RuntimeError(f"The expanded size of the tensor ({shape[i + lead]}) must match the existing "
+                                   f"size ({s}) at non-singleton dimension {i + lead}.  Target sizes: "
+                                   f"{list(sizes)}.  Tensor sizes: {list(self.shape)}")
+        return F.ExpandBackward0.apply(self, shape=shape)
+
+    def expand_as(self, other):
+        return self.expand(other.shape)
+
+    def narrow(self, dim, start, length):
+        d = _dim(dim, self.ndim)
+        return F.SliceBackward0.apply(self, dim=d, key=slice(start, start + length))
+
+    def select(self, dim, index):
+        d = _dim(dim, self.ndim)
+        n = self.shape[d]
+        if not -n <= index < n:
+            raise IndexError(f"select(): index {index} out of range for tensor of size {list(self.shape)} at "
+                             f"dimension {d}")
+        return F.SelectBackward0.apply(self, dim=d, index=index % n)
+
+    # ------------------------------------------------------------ indexing
+    def __getitem__(self, key):
+        key = key if isinstance(key, tuple) else (key,)
+        if any(_is_advanced(k) for k in key):
+            arrays = tuple(_index_array(k) if _is_advanced(k) else k for k in key)
+            tensors = [_wrap(a) for a in arrays if isinstance(a, np.ndarray)]
+            try:
+                self._data[arrays]
+            except IndexError as exc:
+                raise IndexError(str(exc)) from None
+            return F.IndexBackward0.apply(self, key=arrays, index_tensors=tensors)
+        return _basic_index(self, key)
+
+    def __setitem__(self, key, value) -> None:
+        if grad_mode._grad_enabled[0] and self._requires_grad and self.grad_fn is None:
+            raise RuntimeError(VIEW_OF_LEAF_INPLACE)
+        key = tuple(_index_array(k) if _is_advanced(k) else k for k in (key if isinstance(key, tuple) else (key,)))
+        value = _wrap(value)
+        if grad_mode._grad_enabled[0] and (self._requires_grad or value._requires_grad):
+            self._check_inplace()
+            self._become(F.CopySlices.apply(self, value, key=key))
+        else:
+            self._check_inplace()
+            self._data[key] = value._data
+            self._vbox[0] += 1
+
+    # ------------------------------------------------------------ in-place operations
+    def _check_inplace(self) -> None:
+        if self._inference and not grad_mode._inference[0]:
+            raise RuntimeError("Inplace update to inference tensor outside InferenceMode is not allowed.You can make "
+                               "a clone to get a normal tensor before doing inplace update.See "
+                               "https://github.com/pytorch/rfcs/pull/17 for more details.")
+        if not grad_mode._grad_enabled[0]:
+            return
+        if self._requires_grad and self.grad_fn is None:
+            raise RuntimeError(LEAF_INPLACE)
+        base = self._base
+        if base is not None and base._requires_grad:
+            if base.grad_fn is None:
+                raise RuntimeError(VIEW_OF_LEAF_INPLACE)
+            raise NotImplementedError(
+                "autograd_tutor does not record in-place operations on a view of a tensor that requires grad "
+                "(torch rewrites the base's graph for that). Write it out of place instead, e.g. y = y * mask.")
+
+    def _become(self, result: "Tensor") -> "Tensor":
+        """Finish an in-place op: write ``result`` into this tensor's storage and take over its graph node."""
+        if result._data.shape != self._data.shape:
+            raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape "
+                               f"{list(result.shape)}")
+        if not np.can_cast(result._data.dtype, self._data.dtype, "same_kind"):
+            raise RuntimeError(f"result type {LEGACY_NAMES[result._data.dtype.name][:-6]} can't be cast to the "
+                               f"desired output type {LEGACY_NAMES[self._data.dtype.name][:-6]}")
+        self._data[...] = result._data
+        self._vbox[0] += 1
+        if result.grad_fn is not None:
+            retained = self._retains_grad
+            self.grad_fn = result.grad_fn
+            self._requires_grad = True
+            if retained:
+                self.grad_fn._retain = weakref.ref(self)
+        return self
+
+    def _inplace(self, compute) -> "Tensor":
+        self._check_inplace()
+        return self._become(compute())
+
+    def add_(self, other, alpha=1):
+        return self._inplace(lambda: self.add(other, alpha))
+
+    def sub_(self, other, alpha=1):
+        return self._inplace(lambda: self.sub(other, alpha))
+
+    def mul_(self, other):
+        return self._inplace(lambda: self * other)
+
+    def div_(self, other):
+        return self._inplace(lambda: self / other)
+
+    def clamp_(self, min=None, max=None):
+        return self._inplace(lambda: self.clamp(min, max))
+
+    def neg_(self):
+        return self._inplace(lambda: -self)
+
+    def exp_(self):
+        return self._inplace(self.exp)
+
+    def zero_(self):
+        return self.fill_(0)
+
+    def fill_(self, value):
+        return self._inplace(lambda: self * 0 + value if self._requires_grad else
+                             Tensor._make(np.full(self._data.shape, value, self._data.dtype)))
+
+    def copy_(self, src):
+        src = _wrap(src)
+        return self._inplace(lambda: (self * 0 + src) if (self._requires_grad or src._requires_grad) and
+                             grad_mode._grad_enabled[0] else Tensor._make(
+                                 np.broadcast_to(src._data, self._data.shape).astype(self._data.dtype)))
+
+    __iadd__, __isub__, __imul__, __itruediv__ = add_, sub_, mul_, div_
+
+
+def _rebuild(data, requires_grad):
+    return Tensor._make(data, requires_grad)
+
+
+def _is_advanced(k) -> bool:
+    return isinstance(k, (list, np.ndarray)) or (isinstance(k, Tensor) and k._data.ndim > 0) or \
+        (isinstance(k, Tensor) and k._data.dtype == bool)
+
+
+def _index_array(k) -> np.ndarray:
+    if isinstance(k, Tensor):
+        return k._data
+    arr = np.asarray(k)
+    if arr.dtype.kind == "f":
+        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+    return arr
+
+
+def _basic_index(t: Tensor, key: tuple) -> Tensor:
+    """Ints, slices, None and ``...``, one node each as torch records them (Select, Slice, Unsqueeze)."""
+    n_real = sum(1 for k in key if k is not None and k is not Ellipsis)
+    if n_real > t.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {t.ndim}")
+    if Ellipsis in key:
+        i = key.index(Ellipsis)
+        key = key[:i] + (slice(None),) * (t.ndim - n_real) + key[i + 1:]
+    out, dim = t, 0
+    for k in key:
+        if k is None:
+            out = out.unsqueeze(dim)
+            dim += 1
+        elif isinstance(k, slice):
+            size = out.shape[dim]
+            start, stop, step = k.indices(size)
+            if step <= 0:
+                raise ValueError("step must be greater than zero")
+            if (start, stop, step) != (0, size, 1):
+                out = F.SliceBackward0.apply(out, dim=dim, key=slice(start, max(start, stop), step))
+            dim += 1
+        else:
+            index = int(k)
+            size = out.shape[dim]
+            if not -size <= index < size:
+                raise IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
+            out = F.SelectBackward0.apply(out, dim=dim, index=index % size)
+    if out is t:  # x[:] and x[...] are views too
+        out = F.SliceBackward0.apply(t, dim=0, key=slice(None)) if t.ndim else F.ViewBackward0.apply(t, shape=())
+    return out

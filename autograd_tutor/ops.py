@@ -1,0 +1,91 @@
+"""torch-level functions (``torch.exp(x)``, ``torch.cat([a, b])``, ...): each is the Tensor method of the same
+name, or combines several tensors.
+
+>>> import autograd_tutor as torch
+>>> torch.exp(torch.tensor(0.)), torch.cat([torch.ones(1), torch.zeros(1)])
+(tensor(1.), tensor([1., 0.]))
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .autograd import functions as F
+from .autograd.tensor import Tensor, _broadcast_shape, _dim, _wrap
+
+__all__ = ["add", "sub", "mul", "div", "pow", "neg", "reciprocal", "exp", "log", "tanh", "sigmoid", "relu", "sqrt",
+           "abs", "sin", "cos", "clamp", "clip", "maximum", "minimum", "where", "max", "min", "sum", "mean",
+           "matmul", "mm", "mv", "dot", "reshape", "flatten", "t", "transpose", "permute", "unsqueeze", "squeeze",
+           "cat", "concat", "stack", "softmax", "log_softmax", "argmax", "argmin", "square", "numel", "is_tensor",
+           "allclose", "equal", "eq", "ne", "lt", "le", "gt", "ge", "sign", "isnan", "clone", "detach"]
+
+
+def _method(name: str):
+    def fn(input, *args, **kwargs):
+        return getattr(_wrap(input), name)(*args, **kwargs)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"``torch.{name}(input, ...)`` is ``input.{name}(...)``."
+    return fn
+
+
+(add, sub, mul, div, pow, neg, reciprocal, exp, log, tanh, sigmoid, relu, sqrt, abs, sin, cos, clamp, clip,
+ maximum, minimum, max, min, sum, mean, matmul, mm, mv, dot, reshape, flatten, t, transpose, permute, unsqueeze,
+ squeeze, softmax, log_softmax, argmax, argmin, square, numel, allclose, equal, eq, ne, lt, le, gt, ge, sign,
+ isnan, clone, detach) = (
+    _method(n) for n in ("add", "sub", "mul", "div", "pow", "neg", "reciprocal", "exp", "log", "tanh", "sigmoid",
+                         "relu", "sqrt", "abs", "sin", "cos", "clamp", "clip", "maximum", "minimum", "max", "min",
+                         "sum", "mean", "matmul", "mm", "mv", "dot", "reshape", "flatten", "t", "transpose",
+                         "permute", "unsqueeze", "squeeze", "softmax", "log_softmax", "argmax", "argmin", "square",
+                         "numel", "allclose", "equal", "eq", "ne", "lt", "le", "gt", "ge", "sign", "isnan", "clone",
+                         "detach"))
+
+
+def is_tensor(obj) -> bool:
+    return isinstance(obj, Tensor)
+
+
+def where(condition, input, other) -> Tensor:
+    """``input`` where ``condition`` holds, else ``other`` (broadcast together)."""
+    condition, a, b = _wrap(condition), _wrap(input), _wrap(other)
+    if condition._data.dtype != np.bool_:
+        raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype "
+                           f"{condition.dtype.name.capitalize()}")
+    shape = _broadcast_shape(_broadcast_shape(condition._data.shape, a._data.shape), b._data.shape)
+    return F.WhereBackward0.apply(a, b, condition=_wrap(np.broadcast_to(condition._data, shape)))
+
+
+def _check_sequence(tensors, name: str) -> list:
+    if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
+        raise TypeError(f"{name}(): argument 'tensors' must be tuple of Tensors, not {type(tensors).__name__}")
+    if not tensors:
+        raise RuntimeError(f"{name}(): expected a non-empty list of Tensors")
+    return [_wrap(t) for t in tensors]
+
+
+def cat(tensors, dim=0) -> Tensor:
+    """Join tensors along an existing dimension."""
+    tensors = _check_sequence(tensors, "torch.cat")
+    ref = tensors[0]
+    if ref.ndim == 0:
+        raise RuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
+    d = _dim(dim, ref.ndim)
+    for i, t in enumerate(tensors[1:], 1):
+        if t.ndim != ref.ndim:
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {ref.ndim} and {t.ndim}")
+        for k in range(ref.ndim):
+            if k != d and t.shape[k] != ref.shape[k]:
+                raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. Expected size "
+                                   f"{ref.shape[k]} but got size {t.shape[k]} for tensor number {i} in the list.")
+    return F.CatBackward0.apply(*tensors, dim=d)
+
+
+concat = cat
+
+
+def stack(tensors, dim=0) -> Tensor:
+    """Join same-shaped tensors along a new dimension."""
+    tensors = _check_sequence(tensors, "stack")
+    for i, t in enumerate(tensors[1:], 1):
+        if t.shape != tensors[0].shape:
+            raise RuntimeError(f"stack expects each tensor to be equal size, but got {list(tensors[0].shape)} at "
+                               f"entry 0 and {list(t.shape)} at entry {i}")
+    return F.StackBackward0.apply(*tensors, dim=_dim(dim, tensors[0].ndim + 1))
