@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: lab test bench clean
+.PHONY: lab test bench clean chromium
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -19,7 +19,12 @@ $(STAMP): pyproject.toml
 lab: $(STAMP)
 	$(BIN)/jupyter lab notebooks/
 
-test: $(STAMP)
+# Browser tests drive Debian's chromium with playwright (never `playwright install`: it downloads a browser).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; } \
+	  || echo "chromium could not be installed (not root?): the browser tests will be skipped"
+
+test: $(STAMP) chromium
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)

@@ -28,6 +28,7 @@ from .. import events
 from . import grad_mode
 from .function import AccumulateGrad, accumulate_node
 from .functions import CopyBackwards
+from .tensor import Tensor
 from .hooks import hook_name
 
 __all__ = ["backward", "grad"]
@@ -48,7 +49,6 @@ def _as_list(x) -> list:
 
 def _root_grads(roots: list, grads, create_graph: bool) -> list:
     """Check the roots and make their starting gradients (1 for one-element outputs)."""
-    from .tensor import Tensor
     grads = _as_list(grads) or [None] * len(roots)
     if len(grads) != len(roots):
         raise RuntimeError(f"got {len(grads)} tensors and {len(roots)} gradients")
@@ -105,7 +105,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     >>> torch.autograd.grad(x ** 3, x)
     (tensor(12.),)
     """
-    from .tensor import Tensor
     ins = _as_list(inputs)
     for t in ins:
         if not isinstance(t, Tensor):
@@ -163,7 +162,6 @@ def _needed(order: list, targets: set) -> set:
 
 def _run(roots, grads, retain_graph, create_graph, inputs, capture):
     """The engine loop shared by ``backward`` and ``grad``; returns captured grads by input index."""
-    from .tensor import Tensor
     retain_graph = create_graph if retain_graph is None else retain_graph
     start = _root_grads(roots, grads, create_graph)
     root_nodes = [_node_of(t) for t in roots]
@@ -250,7 +248,6 @@ def _copy(g) -> np.ndarray:
 
 
 def _as_tensor(g, create_graph):
-    from .tensor import Tensor
     return g if create_graph else Tensor._make(g)
 
 
@@ -310,7 +307,6 @@ def _execute(node, g, create_graph, listening):
 
 def _accumulate(node, g, targets, found, capture, inputs, create_graph, listening) -> None:
     """The AccumulateGrad step: leaf hooks, then add into ``.grad`` (or hand the value to ``grad()``)."""
-    from .tensor import Tensor
     leaf = node.variable
     if leaf._hooks:
         g = _run_hooks(leaf._hooks, g, create_graph, node, leaf._id, listening)
@@ -330,7 +326,6 @@ def _accumulate(node, g, targets, found, capture, inputs, create_graph, listenin
 
 def _add_to_grad(tensor, g, create_graph, node, listening) -> None:
     """``tensor.grad += g``, in place when a grad exists (the same tensor object keeps accumulating)."""
-    from .tensor import Tensor
     before = tensor._grad
     before_copy = _copy(before) if listening and before is not None else None
     if create_graph:

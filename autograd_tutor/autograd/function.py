@@ -20,6 +20,7 @@ import numpy as np
 
 from .. import events
 from . import grad_mode
+from .dtypes import LEGACY_NAMES
 from .hooks import add_hook
 
 __all__ = ["Node", "Function", "AccumulateGrad", "FREED_MESSAGE", "saved_tensors_hooks"]
@@ -103,7 +104,6 @@ class SavedTensor:
 
     def get(self, node, as_tensor: bool):
         """The saved value as an array, or as a Tensor connected to the graph when ``as_tensor``."""
-        from .tensor import Tensor
         if self.unpack is not None:
             value = self.unpack(self.packed)
             return value if as_tensor else value._data
@@ -116,7 +116,6 @@ class SavedTensor:
         return Tensor._make(self.data, True, node, self.version)
 
     def _version_message(self) -> str:
-        from .dtypes import LEGACY_NAMES
         shape = ", ".join(str(s) for s in self.data.shape)
         where = ""
         if self.origin is not None:
@@ -158,7 +157,6 @@ class Function(Node):
 
     @classmethod
     def apply(cls, *inputs, **params):
-        from .tensor import Tensor
         record = grad_mode._grad_enabled[0] and any(t._requires_grad for t in inputs)
         if record:
             ctx = cls()
@@ -198,7 +196,6 @@ class Function(Node):
 
     def save(node, /, **named) -> None:
         """Keep tensors (and non-tensor values) for backward under torch's names (``self=``, ``other=``...)."""
-        from .tensor import Tensor
         for key, value in named.items():
             if isinstance(value, Tensor):
                 node._saved[key] = SavedTensor(value, is_output=False)
@@ -256,7 +253,6 @@ class Function(Node):
                 out.append(None)
                 continue
             if create_graph:
-                from .tensor import Tensor
                 if not isinstance(g, Tensor):
                     g = Tensor._make(np.asarray(g))
                 if g.shape != shape:
@@ -337,3 +333,7 @@ def accumulate_node(tensor) -> AccumulateGrad:
         node = AccumulateGrad(tensor)
         tensor._acc = weakref.ref(node)
     return node
+
+
+# Tensor needs this module's classes, so it is imported last (this module always loads first, via graph.py).
+from .tensor import Tensor  # noqa: E402
