@@ -87,13 +87,13 @@ class SavedTensor:
     An input is kept by reference; the node's own output is kept as its array (a reference to the output
     tensor would make a cycle) and rebuilt with ``grad_fn`` = the node when needed.
     """
-    __slots__ = ("tensor", "data", "version", "saved_version", "packed", "unpack", "output_nr", "origin", "dtype_name")
+    __slots__ = ("tensor", "data", "version", "saved_version", "packed", "unpack", "is_output", "origin")
 
     def __init__(self, tensor, is_output: bool) -> None:
         self.version = tensor._vbox
         self.saved_version = tensor._vbox[0]
-        self.origin = tensor.grad_fn
-        self.output_nr = 0 if is_output else None
+        self.is_output = is_output
+        self.origin = None if is_output else tensor.grad_fn  # the node that made it (its owner, for an output)
         self.packed = self.unpack = None
         self.tensor = None if is_output else tensor
         self.data = tensor._data
@@ -108,18 +108,18 @@ class SavedTensor:
             value = self.unpack(self.packed)
             return value if as_tensor else value._data
         if self.version[0] != self.saved_version:
-            raise RuntimeError(self._version_message())
+            raise RuntimeError(self._version_message(node if self.is_output else self.origin))
         if self.tensor is not None:
             return self.tensor if as_tensor else self.tensor._data
         if not as_tensor:
             return self.data
         return Tensor._make(self.data, True, node, self.version)
 
-    def _version_message(self) -> str:
+    def _version_message(self, origin) -> str:
         shape = ", ".join(str(s) for s in self.data.shape)
         where = ""
-        if self.origin is not None:
-            where = f", which is output 0 of {self.origin.name().replace('Backward0', '').replace('Backward1', '')}"
+        if origin is not None:
+            where = f", which is output 0 of {origin.name().replace('Backward0', '').replace('Backward1', '')}"
         return ("one of the variables needed for gradient computation has been modified by an inplace "
                 f"operation: [torch.{LEGACY_NAMES[self.data.dtype.name]} [{shape}]]{where}, is at version "
                 f"{self.version[0]}; expected version {self.saved_version} instead. Hint: enable anomaly "
