@@ -25,6 +25,7 @@ from .autograd.grad_mode import (enable_grad, inference_mode, is_grad_enabled, i
 from .autograd.tensor import Size, Tensor, return_types
 from .ops import *  # noqa: F401,F403  (the torch-level functions; ops.__all__ lists them)
 from .ops import __all__ as _ops_all
+from . import nn, optim  # after the tensor API they build on
 
 __version__ = "0.1.0"
 
@@ -34,4 +35,4 @@ __all__ = ["autograd", "events", "Tensor", "Size", "return_types", "dtype", "ten
            "enable_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode", "is_inference_mode_enabled",
            "set_printoptions", "get_printoptions", "get_default_dtype", "float16", "half", "float32", "float",
            "float64", "double", "int8", "int16", "short", "int32", "int", "int64", "long", "uint8", "bool",
-           *_ops_all]
+           "nn", "optim", *_ops_all]

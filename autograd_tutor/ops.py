@@ -12,7 +12,7 @@ import numpy as np
 from .autograd import functions as F
 from .autograd.tensor import Tensor, _broadcast_shape, _dim, _wrap
 
-__all__ = ["add", "sub", "mul", "div", "pow", "neg", "reciprocal", "exp", "log", "tanh", "sigmoid", "relu", "sqrt",
+__all__ = ["add", "sub", "rsub", "mul", "div", "pow", "neg", "reciprocal", "exp", "log", "tanh", "sigmoid", "relu", "sqrt",
            "abs", "sin", "cos", "clamp", "clip", "maximum", "minimum", "where", "max", "min", "sum", "mean",
            "matmul", "mm", "mv", "dot", "reshape", "flatten", "t", "transpose", "permute", "unsqueeze", "squeeze",
            "cat", "concat", "stack", "softmax", "log_softmax", "argmax", "argmin", "square", "numel", "is_tensor",
@@ -37,6 +37,16 @@ def _method(name: str):
                          "permute", "unsqueeze", "squeeze", "softmax", "log_softmax", "argmax", "argmin", "square",
                          "numel", "allclose", "equal", "eq", "ne", "lt", "le", "gt", "ge", "sign", "isnan", "clone",
                          "detach"))
+
+
+def rsub(input, other, alpha=1) -> Tensor:
+    """``other - alpha * input``: the node of ``1 - x`` (RsubBackward1), or RsubBackward0 for a tensor ``other``."""
+    if isinstance(other, Tensor):
+        input = _wrap(input)
+        _broadcast_shape(input._data.shape, other._data.shape)
+        return F.RsubBackward0.apply(input, other, alpha=alpha)
+    _wrap(other)  # type check
+    return F.RsubBackward1.apply(_wrap(input), other=other, alpha=alpha)
 
 
 def is_tensor(obj) -> bool:

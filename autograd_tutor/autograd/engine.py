@@ -41,6 +41,9 @@ CREATE_GRAPH_WARNING = (
     "/__w/pytorch/pytorch/torch/csrc/autograd/engine.cpp:1307.)")
 
 
+_warned_create_graph: list = []
+
+
 def _as_list(x) -> list:
     if x is None:
         return []
@@ -51,7 +54,7 @@ def _root_grads(roots: list, grads, create_graph: bool) -> list:
     """Check the roots and make their starting gradients (1 for one-element outputs)."""
     grads = _as_list(grads) or [None] * len(roots)
     if len(grads) != len(roots):
-        raise RuntimeError(f"got {len(grads)} tensors and {len(roots)} gradients")
+        raise RuntimeError(f"got {len(roots)} tensors and {len(grads)} gradients")
     out = []
     for i, (t, g) in enumerate(zip(roots, grads)):
         if not isinstance(t, Tensor):
@@ -85,14 +88,15 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     tensor(5.)
     """
     roots = _as_list(tensors)
-    if create_graph:
+    if create_graph and not _warned_create_graph:  # torch warns once per process
+        _warned_create_graph.append(True)
         warnings.warn(CREATE_GRAPH_WARNING, UserWarning, stacklevel=3)
     grads = grad_tensors if grad_tensors is not None else grad_variables
     only = None
     if inputs is not None:
         only = _as_list(inputs)
         if not only:
-            raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+            raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     _run(roots, grads, retain_graph, create_graph, only, capture=False)
 
 
@@ -108,7 +112,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     ins = _as_list(inputs)
     for t in ins:
         if not isinstance(t, Tensor):
-            raise TypeError(f"grad() expects Tensors as inputs, got {type(t).__name__}")
+            raise RuntimeError(f"all inputs have to be Tensors or GradientEdges, but got {type(t).__name__}")
         if not t._requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
     found = _run(_as_list(outputs), grad_outputs, retain_graph, create_graph, ins, capture=True)
@@ -163,7 +167,17 @@ def _needed(order: list, targets: set) -> set:
 def _run(roots, grads, retain_graph, create_graph, inputs, capture):
     """The engine loop shared by ``backward`` and ``grad``; returns captured grads by input index."""
     retain_graph = create_graph if retain_graph is None else retain_graph
-    start = _root_grads(roots, grads, create_graph)
+    try:
+        start = _root_grads(roots, grads, create_graph)
+    except Exception as exc:  # e.g. backward() on a tensor that does not require grad: no node ran
+        if events._subscribers:
+            events.emit(events.BackwardFailed, node_id=None, name=None, error_type=type(exc).__name__,
+                        message=str(exc))
+        raise
+    if not capture:  # backward(inputs=[h]) fills a non-leaf's .grad the way torch does: it retains it
+        for t in inputs or ():
+            if t.grad_fn is not None:
+                t.retain_grad()
     root_nodes = [_node_of(t) for t in roots]
     listening = bool(events._subscribers)
     if listening:
@@ -207,11 +221,8 @@ def _run(roots, grads, retain_graph, create_graph, inputs, capture):
                 continue
             g = _tensor_hooks(current, g, create_graph, listening)
             if current in targets:
-                index, tensor = targets[current]
                 if capture:
-                    found[index] = g if create_graph else Tensor._make(g)
-                elif not tensor._retains_grad:  # backward(inputs=[h]) fills h.grad (retain_grad already did)
-                    _add_to_grad(tensor, g, create_graph, current, listening)
+                    found[targets[current][0]] = g if create_graph else Tensor._make(g)
                 if not any(c in needed for c, _ in current.next_functions if c is not None):
                     continue
             grads_in = _execute(current, g, create_graph, listening)
@@ -277,28 +288,55 @@ def _tensor_hooks(node, g, create_graph, listening):
     return g
 
 
+def _hook_result(fn, result, expected: int) -> tuple:
+    """A node hook's replacement gradients, checked as torch checks them: a tuple of Tensors (or None)."""
+    if type(result) is not tuple:
+        raise TypeError(f"expected tuple, but hook returned '{type(result).__name__}'")
+    if len(result) != expected:
+        raise RuntimeError(f"hook '{hook_name(fn)}' has returned an incorrect number of values "
+                           f"(got {len(result)}, but expected {expected})")
+    for x in result:
+        if x is not None and not isinstance(x, Tensor):
+            raise TypeError(f"expected Variable, but hook returned '{type(x).__name__}'")
+    return result
+
+
+def _prehooks(pre: dict, node, g, create_graph, listening):
+    """A node's prehooks in registration order: each gets ``(grad_output,)`` and may return a replacement."""
+    for fn in tuple(pre.values()):
+        result = fn((_as_tensor(g, create_graph),))
+        if listening:
+            events.emit(events.HookFired, hook_kind="prehook", node_id=node._id, tensor_id=None,
+                        hook_name=hook_name(fn))
+        if result is not None:
+            g = _hook_result(fn, result, 1)[0]
+            g = g if create_graph else g._data
+    return g
+
+
+def _posthooks(post: dict, node, grads_in: tuple, g, create_graph, listening) -> tuple:
+    """A node's hooks in registration order: each gets ``(grad_inputs, grad_outputs)``, may replace grad_inputs."""
+    for fn in tuple(post.values()):
+        as_t = tuple(None if x is None else _as_tensor(x, create_graph) for x in grads_in)
+        result = fn(as_t, (_as_tensor(g, create_graph),))
+        if listening:
+            events.emit(events.HookFired, hook_kind="posthook", node_id=node._id, tensor_id=None,
+                        hook_name=hook_name(fn))
+        if result is not None:
+            result = _hook_result(fn, result, len(grads_in))
+            grads_in = tuple(None if x is None else (x if create_graph else x._data) for x in result)
+    return grads_in
+
+
 def _execute(node, g, create_graph, listening):
     """Run one function node with its pre- and post-hooks; return the gradients for its inputs."""
     pre = node.__dict__.get("_pre_hooks")
     if pre:
-        for fn in tuple(pre.values()):
-            result = fn((_as_tensor(g, create_graph),))
-            if listening:
-                events.emit(events.HookFired, hook_kind="prehook", node_id=node._id, tensor_id=None,
-                            hook_name=hook_name(fn))
-            if result is not None:
-                g = result[0] if create_graph else result[0]._data
+        g = _prehooks(pre, node, g, create_graph, listening)
     grads_in = node._run(g, create_graph)
     post = node.__dict__.get("_post_hooks")
     if post:
-        for fn in tuple(post.values()):
-            as_t = tuple(None if x is None else _as_tensor(x, create_graph) for x in grads_in)
-            result = fn(as_t, (_as_tensor(g, create_graph),))
-            if listening:
-                events.emit(events.HookFired, hook_kind="posthook", node_id=node._id, tensor_id=None,
-                            hook_name=hook_name(fn))
-            if result is not None:
-                grads_in = tuple(None if x is None else (x if create_graph else x._data) for x in result)
+        grads_in = _posthooks(post, node, grads_in, g, create_graph, listening)
     if listening:
         events.emit(events.NodeExecuted, node_id=node._id, name=node.name(), grad_outputs=(_copy(g),),
                     grad_inputs=tuple(None if x is None else _copy(x) for x in grads_in))
@@ -315,6 +353,9 @@ def _accumulate(node, g, targets, found, capture, inputs, create_graph, listenin
         return
     if inputs is not None and node not in targets:
         return
+    pre = node.__dict__.get("_pre_hooks")
+    if pre:
+        g = _prehooks(pre, node, g, create_graph, listening)
     _add_to_grad(leaf, g, create_graph, node, listening)
     if leaf._post_acc_hooks:
         for fn in tuple(leaf._post_acc_hooks.values()):
@@ -322,6 +363,9 @@ def _accumulate(node, g, targets, found, capture, inputs, create_graph, listenin
             if listening:
                 events.emit(events.HookFired, hook_kind="post_accumulate", node_id=node._id, tensor_id=leaf._id,
                             hook_name=hook_name(fn))
+    post = node.__dict__.get("_post_hooks")
+    if post:
+        _posthooks(post, node, (), g, create_graph, listening)
 
 
 def _add_to_grad(tensor, g, create_graph, node, listening) -> None:
@@ -329,12 +373,10 @@ def _add_to_grad(tensor, g, create_graph, node, listening) -> None:
     before = tensor._grad
     before_copy = _copy(before) if listening and before is not None else None
     if create_graph:
-        tensor._grad = CopyBackwards.apply(g) if before is None else before + g
+        tensor._grad = CopyBackwards.apply(Tensor._make(np.zeros_like(g._data)), g) if before is None else before + g
     elif before is None:
         tensor._grad = Tensor._make(np.array(g, dtype=tensor._data.dtype))
-    elif before._requires_grad:  # a grad built with create_graph: replace it, never write into a graph
-        tensor._grad = Tensor._make(before._data + g)
-    else:
+    else:  # in place, even into a grad built with create_graph (it keeps its grad_fn, as in torch)
         before._data += g
         before._vbox[0] += 1
     if listening:

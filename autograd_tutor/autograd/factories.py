@@ -58,14 +58,15 @@ def _infer(data) -> np.ndarray:
     raise TypeError(f"Could not infer dtype of {type(data).__name__}")
 
 
-def _size(size) -> tuple:
+def _size(size, negative: str = "") -> tuple:
+    """A shape from ``(2, 3)`` or ``((2, 3),)``; ``negative`` replaces the message for a negative size."""
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = size[0]
     for s in size:
         if not isinstance(s, numbers.Integral):
             raise TypeError(f"size must be a sequence of ints, but got an element of type {type(s).__name__}")
         if s < 0:
-            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(size)}")
+            raise RuntimeError(negative or f"Trying to create tensor with negative dimension {s}: {list(size)}")
     return tuple(int(s) for s in size)
 
 
@@ -115,10 +116,13 @@ def ones(*size, dtype=None, requires_grad=False) -> Tensor:
 
 
 def zeros(*size, dtype=None, requires_grad=False) -> Tensor:
+    return _leaf(np.zeros(_size(size, "zeros: Dimension size must be non-negative."), _np_dtype(dtype, float32.np)),
+                 requires_grad)
+
+
+def empty(*size, dtype=None, requires_grad=False) -> Tensor:
+    """Uninitialised memory in torch; zeros here, so that results are reproducible."""
     return _leaf(np.zeros(_size(size), _np_dtype(dtype, float32.np)), requires_grad)
-
-
-empty = zeros
 
 
 def _like(t: Tensor, fill, dtype, requires_grad) -> Tensor:

@@ -31,6 +31,11 @@ FREED_MESSAGE = (
     "autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if "
     "you need to access saved tensors after calling backward.")
 
+INFERENCE_SAVED_MESSAGE = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode in "
+    "computation tracked by autograd. To work around this, you can make a clone to get a normal tensor and use it "
+    "in autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.")
+
 _node_seq = itertools.count()
 _ids = itertools.count(1)  # stable ids shared by tensors and nodes, for events and drawings
 ACCUMULATE_PRIORITY = 2 ** 64 - 1
@@ -87,13 +92,14 @@ class SavedTensor:
     An input is kept by reference; the node's own output is kept as its array (a reference to the output
     tensor would make a cycle) and rebuilt with ``grad_fn`` = the node when needed.
     """
-    __slots__ = ("tensor", "data", "version", "saved_version", "packed", "unpack", "is_output", "origin")
+    __slots__ = ("tensor", "data", "version", "saved_version", "packed", "unpack", "is_output")
 
     def __init__(self, tensor, is_output: bool) -> None:
+        if tensor._inference and not grad_mode._inference[0]:
+            raise RuntimeError(INFERENCE_SAVED_MESSAGE)
         self.version = tensor._vbox
         self.saved_version = tensor._vbox[0]
         self.is_output = is_output
-        self.origin = None if is_output else tensor.grad_fn  # the node that made it (its owner, for an output)
         self.packed = self.unpack = None
         self.tensor = None if is_output else tensor
         self.data = tensor._data
@@ -108,7 +114,8 @@ class SavedTensor:
             value = self.unpack(self.packed)
             return value if as_tensor else value._data
         if self.version[0] != self.saved_version:
-            raise RuntimeError(self._version_message(node if self.is_output else self.origin))
+            # torch names the node that owns an output, else the input's grad_fn *now* (after the in-place op)
+            raise RuntimeError(self._version_message(node if self.is_output else self.tensor.grad_fn))
         if self.tensor is not None:
             return self.tensor if as_tensor else self.tensor._data
         if not as_tensor:
@@ -119,9 +126,9 @@ class SavedTensor:
         shape = ", ".join(str(s) for s in self.data.shape)
         where = ""
         if origin is not None:
-            where = f", which is output 0 of {origin.name().replace('Backward0', '').replace('Backward1', '')}"
+            where = f", which is output 0 of {origin.name().replace('Backward0', '').replace('Backward1', '')},"
         return ("one of the variables needed for gradient computation has been modified by an inplace "
-                f"operation: [torch.{LEGACY_NAMES[self.data.dtype.name]} [{shape}]]{where}, is at version "
+                f"operation: [torch.{LEGACY_NAMES[self.data.dtype.name]} [{shape}]]{where} is at version "
                 f"{self.version[0]}; expected version {self.saved_version} instead. Hint: enable anomaly "
                 "detection to find the operation that failed to compute its gradient, with "
                 "torch.autograd.set_detect_anomaly(True, check_nan=False).")
@@ -179,12 +186,6 @@ class Function(Node):
     @staticmethod
     def _link(ctx, inputs, out) -> None:
         """Wire a recorded node into the graph: its edges, input shapes and saved result."""
-        if grad_mode._inference[0] is False and any(t._inference for t in inputs):
-            raise RuntimeError(
-                "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference "
-                "mode in computation tracked by autograd. To work around this, you can make a clone to get a "
-                "normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
-                "`torch.inference_mode()`.")
         ctx.next_functions = tuple(t._edge() for t in inputs)
         ctx._meta = tuple((t._data.shape, t._data.dtype) for t in inputs)
         ctx._seq = next(_node_seq)
@@ -220,7 +221,7 @@ class Function(Node):
             if key in self.__dict__:
                 return self.__dict__[key]
             saved = self.__dict__.get("_saved")
-            if saved is None and key in self._saved_names():
+            if saved is None and key in self.__dict__.get("_freed", ()):
                 raise RuntimeError(FREED_MESSAGE)
             if saved is not None and key in saved:
                 return self._unpack(key, True)
@@ -239,6 +240,8 @@ class Function(Node):
     def _release(self) -> tuple:
         """Free the saved tensors (backward without retain_graph); return the names that were freed."""
         names = tuple(self._saved or ())
+        if names:
+            self._freed = names  # so that reading them raises, while never-saved slots still read as None
         self._saved = None
         return names
 
@@ -271,7 +274,7 @@ class Function(Node):
         leaf_nodes = tuple((n._id, n.variable._id) for n, _ in self.next_functions if isinstance(n, AccumulateGrad))
         events.emit(events.NodeCreated, node_id=self._id, name=self.name(),
                     next_functions=tuple((n._id if n is not None else None, nr) for n, nr in self.next_functions),
-                    input_ids=tuple(t._id for t in inputs), output_id=out._id,
+                    input_ids=tuple(None if t._wrapped else t._id for t in inputs), output_id=out._id,
                     saved=self.saved_summary(), leaf_nodes=leaf_nodes)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .dtypes import result_type
-from .function import Function
+from .function import FREED_MESSAGE, Function, SavedTensor
 
 __all__: list = []  # used through Tensor methods and torch-level functions, not imported by name
 
@@ -40,6 +40,18 @@ def _where(mask, g):
     return g * mask
 
 
+def _saved(ctx) -> dict:
+    """What the node saved, by name; torch's error when a backward without retain_graph freed it."""
+    if ctx._saved is None:
+        raise RuntimeError(FREED_MESSAGE)
+    return ctx._saved
+
+
+def _zeros(g) -> np.ndarray:
+    """A zero gradient shaped like ``g`` (a constant, also under create_graph)."""
+    return np.zeros_like(g._data if _is_tensor(g) else g)
+
+
 def _is_tensor(g) -> bool:
     """True for a Tensor (create_graph=True), False for an array or a NumPy scalar."""
     return hasattr(g, "_data")
@@ -54,46 +66,60 @@ def _needs_array_only(ctx, g, what: str):
 # ---------------------------------------------------------------- arithmetic
 
 class AddBackward0(Function):
-    """z = a + b;  dz/da = 1,  dz/db = 1."""
+    """z = a + alpha * b (alpha = 1 for ``a + b``);  dz/da = 1,  dz/db = alpha."""
 
     @staticmethod
-    def forward(ctx, a, b):
-        ctx.save(alpha=1)
+    def forward(ctx, a, b, alpha=1):
+        ctx.save(alpha=alpha)
         da, db = _promote(a, b)
-        return da + db
+        return da + db if alpha == 1 else da + db * alpha
 
     @staticmethod
     def backward(ctx, g):
-        return g, g
+        return g, (g if ctx.alpha == 1 else g * ctx.alpha)
 
 
 class SubBackward0(Function):
-    """z = a - b;  dz/da = 1,  dz/db = -1."""
+    """z = a - alpha * b (alpha = 1 for ``a - b``);  dz/da = 1,  dz/db = -alpha."""
 
     @staticmethod
-    def forward(ctx, a, b):
-        ctx.save(alpha=1)
+    def forward(ctx, a, b, alpha=1):
+        ctx.save(alpha=alpha)
         da, db = _promote(a, b)
-        return da - db
+        return da - db if alpha == 1 else da - db * alpha
 
     @staticmethod
     def backward(ctx, g):
-        return g, -g
+        return g, (-g if ctx.alpha == 1 else -g * ctx.alpha)
+
+
+class RsubBackward0(Function):
+    """z = b - alpha * x for a tensor b (``torch.rsub(x, b)``);  dz/dx = -alpha,  dz/db = 1."""
+
+    @staticmethod
+    def forward(ctx, x, b, alpha=1):
+        ctx.save(alpha=alpha)
+        da, db = _promote(x, b)
+        return db - da if alpha == 1 else db - da * alpha
+
+    @staticmethod
+    def backward(ctx, g):
+        return (-g if ctx.alpha == 1 else -g * ctx.alpha), g
 
 
 class RsubBackward1(Function):
-    """z = c - x for a number c;  dz/dx = -1 (the number is not an input)."""
+    """z = c - alpha * x for a number c (``1 - x``);  dz/dx = -alpha (the number is not an input)."""
 
     @staticmethod
-    def forward(ctx, x, other):
-        ctx.save(alpha=1, other=other)
+    def forward(ctx, x, other, alpha=1):
+        ctx.save(alpha=alpha)
         from .tensor import _wrap
         da, db = _promote(x, _wrap(other))
-        return db - da
+        return db - da if alpha == 1 else db - da * alpha
 
     @staticmethod
     def backward(ctx, g):
-        return -g
+        return -g if ctx.alpha == 1 else -g * ctx.alpha
 
 
 class MulBackward0(Function):
@@ -103,15 +129,15 @@ class MulBackward0(Function):
     @staticmethod
     def forward(ctx, a, b):
         need_a, need_b = ctx.needs_input_grad or (False, False)
-        ctx.save(self=a if need_b else None, other=b if need_a else None)
+        ctx.save(other=b if need_a else None, self=a if need_b else None)  # torch's order: by name
         da, db = _promote(a, b)
         return da * db
 
     @staticmethod
     def backward(ctx, g):
-        saved = ctx._saved
-        a = ctx._unpack("self", _is_tensor(g)) if "self" in saved else None
+        saved = _saved(ctx)
         b = ctx._unpack("other", _is_tensor(g)) if "other" in saved else None
+        a = ctx._unpack("self", _is_tensor(g)) if "self" in saved else None
         return (g * b if b is not None else None), (g * a if a is not None else None)
 
 
@@ -122,7 +148,7 @@ class DivBackward0(Function):
     @staticmethod
     def forward(ctx, a, b):
         need_a, need_b = ctx.needs_input_grad or (False, False)
-        ctx.save(self=a if need_b else None, other=b)
+        ctx.save(other=b, self=a if need_b else None)
         da, db = _promote(a, b)
         if da.dtype.kind != "f":
             da, db = da.astype(np.float32), db.astype(np.float32)
@@ -133,9 +159,9 @@ class DivBackward0(Function):
     def backward(ctx, g):
         t = _is_tensor(g)
         b = ctx._unpack("other", t)
-        a = ctx._unpack("self", t) if "self" in ctx._saved else None
+        a = ctx._unpack("self", t) if "self" in _saved(ctx) else None
         with np.errstate(divide="ignore", invalid="ignore"):
-            return g / b, (-g * a / (b * b) if a is not None else None)
+            return g / b, (-g * ((a / b) / b) if a is not None else None)
 
 
 class NegBackward0(Function):
@@ -162,7 +188,24 @@ class ReciprocalBackward0(Function):
     @staticmethod
     def backward(ctx, g):
         r = ctx._unpack("result", _is_tensor(g))
-        return -g * r * r
+        return -g * (r * r)
+
+
+def _pow_scalar(d: np.ndarray, e):
+    """``d ** e`` for a number ``e``, computed the way torch's kernel does (``x * x`` for 2, ``sqrt`` for 0.5...)
+    so that float32 results agree to the last bit."""
+    if d.dtype.kind == "f":
+        if e == 2:
+            return d * d
+        if e == 3:
+            return d * d * d
+        if e == 0.5:
+            return np.sqrt(d)
+        if e == -1:
+            return 1 / d
+        if e == -2:
+            return 1 / (d * d)
+    return d ** np.asarray(e, dtype=d.dtype if d.dtype.kind == "f" else None)
 
 
 class PowBackward0(Function):
@@ -175,8 +218,10 @@ class PowBackward0(Function):
         d = x._data
         if isinstance(exponent, float) and d.dtype.kind != "f":
             d = d.astype(np.float32)
+        if d.dtype.kind in "iu" and exponent < 0:
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
         with np.errstate(divide="ignore", invalid="ignore"):
-            return d ** np.asarray(exponent, dtype=d.dtype if d.dtype.kind == "f" else None)
+            return _pow_scalar(d, exponent)
 
     @staticmethod
     def backward(ctx, g):
@@ -185,7 +230,7 @@ class PowBackward0(Function):
         if e == 0:
             return g * 0
         with np.errstate(divide="ignore", invalid="ignore"):
-            return g * e * x ** (e - 1)
+            return g * (e * (x ** (e - 1) if _is_tensor(g) else _pow_scalar(x, e - 1)))
 
 
 class PowBackward1(Function):
@@ -195,7 +240,7 @@ class PowBackward1(Function):
 
     @staticmethod
     def forward(ctx, x, w):
-        ctx.save(self=x, exponent=w)
+        ctx.save(exponent=w, self=x)
         dx, dw = _promote(x, w)
         with np.errstate(divide="ignore", invalid="ignore"):
             return dx ** dw
@@ -203,12 +248,13 @@ class PowBackward1(Function):
     @staticmethod
     def backward(ctx, g):
         t = _is_tensor(g)
-        x, w, r = ctx._unpack("self", t), ctx._unpack("exponent", t), ctx._unpack("result", t)
+        w, x, r = ctx._unpack("exponent", t), ctx._unpack("self", t), ctx._unpack("result", t)
         xd, wd = (x._data, w._data) if t else (x, w)
         mask = ~((xd == 0) & (wd >= 0))
         with np.errstate(divide="ignore", invalid="ignore"):
             gw = g * _where(mask, r * (x.log() if t else np.log(np.where(mask, x, 1))))
-            return g * w * x ** (w - 1), gw
+            gx = g * (w * x ** (w - 1))
+            return (_where(wd != 0, gx) if t else np.where(wd != 0, gx, 0).astype(gx.dtype, copy=False)), gw
 
 
 class PowBackward2(Function):
@@ -219,16 +265,20 @@ class PowBackward2(Function):
     @staticmethod
     def forward(ctx, x, base):
         ctx.save(exponent=x, self=base)
-        d = _float(x)
-        return np.asarray(base, dtype=d.dtype) ** d
+        from .tensor import _wrap
+        db, dx = _promote(_wrap(base), x)
+        return db ** dx
 
     @staticmethod
     def backward(ctx, g):
-        r = ctx._unpack("result", _is_tensor(g))
+        t = _is_tensor(g)
+        x, r = ctx._unpack("exponent", t), ctx._unpack("result", t)
         base = ctx.self
-        if base == 0:
-            return g * 0  # 0**x is flat (0 or 1) wherever it is finite
-        return g * r * float(np.log(base))
+        if base == 0:  # 0**x is flat (0 or 1) where x >= 0
+            flat = (x._data if t else x) >= 0
+            with np.errstate(divide="ignore", invalid="ignore"):
+                return _where(~flat, g * (r * -np.inf)) if t else np.where(flat, 0, g * (r * -np.inf)).astype(g.dtype)
+        return g * (r * float(np.log(base)))
 
 
 # ---------------------------------------------------------------- elementwise functions
@@ -273,6 +323,8 @@ class TanhBackward0(Function):
     @staticmethod
     def backward(ctx, g):
         r = ctx._unpack("result", _is_tensor(g))
+        if not _is_tensor(g) and r.dtype == np.float32:  # 1 - r*r rounded once, as torch's fused multiply-add
+            return g * (1 - np.square(r, dtype=np.float64)).astype(np.float32)
         return g * (1 - r * r)
 
 
@@ -289,7 +341,7 @@ class SigmoidBackward0(Function):
     @staticmethod
     def backward(ctx, g):
         r = ctx._unpack("result", _is_tensor(g))
-        return g * r * (1 - r)
+        return g * (1 - r) * r
 
 
 class ReluBackward0(Function):
@@ -365,9 +417,21 @@ class CosBackward0(Function):
         return -g * (x.sin() if _is_tensor(g) else np.sin(x))
 
 
+class SignBackward0(Function):
+    """z = sign(x);  dz/dx = 0 (torch takes 0 at x = 0 too)."""
+
+    @staticmethod
+    def forward(ctx, x):
+        return np.sign(x._data)
+
+    @staticmethod
+    def backward(ctx, g):
+        return _zeros(g)
+
+
 class ClampBackward1(Function):
     """z = min(max(x, lo), hi);  dz/dx = 1 where lo <= x <= hi, else 0."""
-    saved_names = ("self",)
+    saved_names = ("self", "min", "max")
 
     @staticmethod
     def forward(ctx, x, min=None, max=None):
@@ -391,12 +455,12 @@ class MaximumBackward0(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.save(self=a, other=b)
+        ctx.save(other=b, self=a)
         return np.maximum(*_promote(a, b))
 
     @staticmethod
     def backward(ctx, g):
-        a, b = ctx._unpack("self", False), ctx._unpack("other", False)
+        b, a = ctx._unpack("other", False), ctx._unpack("self", False)
         share = (a > b) + 0.5 * (a == b)
         return g * share.astype(a.dtype), g * (1 - share).astype(b.dtype)
 
@@ -407,12 +471,12 @@ class MinimumBackward0(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.save(self=a, other=b)
+        ctx.save(other=b, self=a)
         return np.minimum(*_promote(a, b))
 
     @staticmethod
     def backward(ctx, g):
-        a, b = ctx._unpack("self", False), ctx._unpack("other", False)
+        b, a = ctx._unpack("other", False), ctx._unpack("self", False)
         share = (a < b) + 0.5 * (a == b)
         return g * share.astype(a.dtype), g * (1 - share).astype(b.dtype)
 
@@ -605,14 +669,14 @@ class MmBackward0(Function):
         if a._data.shape[1] != b._data.shape[0]:
             raise _mm_shapes_error(a._data, b._data)
         need_a, need_b = ctx.needs_input_grad or (False, False)
-        ctx.save(self=a if need_b else None, mat2=b if need_a else None)
+        ctx.save(mat2=b if need_a else None, self=a if need_b else None)
         return np.matmul(*_promote(a, b))
 
     @staticmethod
     def backward(ctx, g):
         t = _is_tensor(g)
-        a = ctx._unpack("self", t) if "self" in ctx._saved else None
-        b = ctx._unpack("mat2", t) if "mat2" in ctx._saved else None
+        b = ctx._unpack("mat2", t) if "mat2" in _saved(ctx) else None
+        a = ctx._unpack("self", t) if "self" in _saved(ctx) else None
         return (g @ b.T if b is not None else None), (a.T @ g if a is not None else None)
 
 
@@ -625,16 +689,18 @@ class MvBackward0(Function):
         if a._data.shape[1] != v._data.shape[0]:
             raise RuntimeError(f"size mismatch, got input ({a._data.shape[0]}), mat "
                                f"({a._data.shape[0]}x{a._data.shape[1]}), vec ({v._data.shape[0]})")
-        ctx.save(self=a, vec=v)
+        need_a, need_v = ctx.needs_input_grad or (False, False)
+        ctx.save(self=a if need_v else None, vec=v if need_a else None)
         return np.matmul(*_promote(a, v))
 
     @staticmethod
     def backward(ctx, g):
         t = _is_tensor(g)
-        a, v = ctx._unpack("self", t), ctx._unpack("vec", t)
-        if t:
-            return g.unsqueeze(1) * v.unsqueeze(0), a.T @ g
-        return np.outer(g, v), a.T @ g
+        saved = _saved(ctx)
+        a = ctx._unpack("self", t) if "self" in saved else None
+        v = ctx._unpack("vec", t) if "vec" in saved else None
+        ga = None if v is None else g.unsqueeze(1) * v.unsqueeze(0) if t else np.outer(g, v)
+        return ga, (a.T @ g if a is not None else None)
 
 
 class DotBackward0(Function):
@@ -647,13 +713,17 @@ class DotBackward0(Function):
             n, m = a._data.size, b._data.size
             raise RuntimeError(f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same "
                                f"number of elements, but got {n} and {m} elements respectively")
-        ctx.save(self=a, tensor=b)
+        need_a, need_b = ctx.needs_input_grad or (False, False)
+        ctx.save(self=a if need_b else None, tensor=b if need_a else None)
         return np.dot(*_promote(a, b))
 
     @staticmethod
     def backward(ctx, g):
         t = _is_tensor(g)
-        return g * ctx._unpack("tensor", t), g * ctx._unpack("self", t)
+        saved = _saved(ctx)
+        a = ctx._unpack("self", t) if "self" in saved else None
+        b = ctx._unpack("tensor", t) if "tensor" in saved else None
+        return (g * b if b is not None else None), (g * a if a is not None else None)
 
 
 class BmmBackward0(Function):
@@ -662,16 +732,19 @@ class BmmBackward0(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.save(self=a, mat2=b)
+        need_a, need_b = ctx.needs_input_grad or (False, False)
+        ctx.save(mat2=b if need_a else None, self=a if need_b else None)
         return np.matmul(*_promote(a, b))
 
     @staticmethod
     def backward(ctx, g):
         t = _is_tensor(g)
-        a, b = ctx._unpack("self", t), ctx._unpack("mat2", t)
-        if t:
-            return g @ b.transpose(-1, -2), a.transpose(-1, -2) @ g
-        return g @ b.swapaxes(-1, -2), a.swapaxes(-1, -2) @ g
+        saved = _saved(ctx)
+        b = ctx._unpack("mat2", t) if "mat2" in saved else None
+        a = ctx._unpack("self", t) if "self" in saved else None
+        ga = None if b is None else g @ (b.transpose(-1, -2) if t else b.swapaxes(-1, -2))
+        gb = None if a is None else (a.transpose(-1, -2) if t else a.swapaxes(-1, -2)) @ g
+        return ga, gb
 
 
 # ---------------------------------------------------------------- shape and copies (no saved tensors)
@@ -695,6 +768,19 @@ class UnsafeViewBackward0(ViewBackward0):
     is_view = False
 
 
+class AliasBackward0(Function):
+    """z = x itself under a new name (``x[...]``, ``x[:, :]``);  dx = g."""
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, x):
+        return x._data.view()
+
+    @staticmethod
+    def backward(ctx, g):
+        return g
+
+
 class CloneBackward0(Function):
     """z = a copy of x;  dx = g."""
 
@@ -707,8 +793,57 @@ class CloneBackward0(Function):
         return g
 
 
-class CopyBackwards(CloneBackward0):
-    """The copy backward makes into ``.grad`` under create_graph;  dx = g."""
+class CopyBackwards(Function):
+    """``dst.copy_(src)``: z = src broadcast to dst's shape and dtype;  d dst = 0,  d src = g.
+
+    Also the node of a ``.grad`` that backward(create_graph=True) makes: a copy of the incoming gradient."""
+
+    def name(self) -> str:
+        return "torch::autograd::CopyBackwards"
+
+    @staticmethod
+    def forward(ctx, dst, src):
+        return np.broadcast_to(src._data, dst._data.shape).astype(dst._data.dtype)
+
+    @staticmethod
+    def backward(ctx, g):
+        return _zeros(g), g
+
+
+class ZeroBackward0(Function):
+    """``x.zero_()``: z = 0;  dx = 0."""
+
+    @staticmethod
+    def forward(ctx, x):
+        return np.zeros_like(x._data)
+
+    @staticmethod
+    def backward(ctx, g):
+        return _zeros(g)
+
+
+class FillBackward2(Function):
+    """``x.fill_(c)`` for a number c: z = c everywhere;  dx = 0."""
+
+    @staticmethod
+    def forward(ctx, x, value):
+        return np.full(x._data.shape, value, x._data.dtype)
+
+    @staticmethod
+    def backward(ctx, g):
+        return _zeros(g)
+
+
+class FillBackward3(Function):
+    """``x.fill_(v)`` for a 0-dim tensor v: z = v everywhere;  dx = 0,  dv = sum(g)."""
+
+    @staticmethod
+    def forward(ctx, x, value):
+        return np.full(x._data.shape, value._data, x._data.dtype)
+
+    @staticmethod
+    def backward(ctx, g):
+        return _zeros(g), g.sum()
 
 
 class ToCopyBackward0(Function):
@@ -791,8 +926,12 @@ class SqueezeBackward1(SqueezeBackward0):
     """z = x.squeeze(dim);  dx = g reshaped back."""
 
 
+class SqueezeBackward2(SqueezeBackward0):
+    """z = x.squeeze(dims) for a tuple of dims;  dx = g reshaped back."""
+
+
 class SqueezeBackward4(SqueezeBackward0):
-    """z = x.squeeze(dims);  dx = g reshaped back."""
+    """z = x.squeeze_(dim), the in-place squeeze inside ``matmul`` of 1-D @ 2-D;  dx = g reshaped back."""
 
 
 class ExpandBackward0(Function):
@@ -891,35 +1030,38 @@ class IndexBackward0(Function):
 
     @staticmethod
     def forward(ctx, x, key, index_tensors=()):
-        ctx.save(key=key, self_sym_sizes=x._data.shape)
-        if index_tensors:
+        """``key`` indexes the array; ``index_tensors`` are its index arrays as tensors, None for full slices."""
+        if ctx.needs_input_grad:
+            ctx.save(self_sym_sizes=x._data.shape)
             ctx._saved["indices"] = _SavedList(index_tensors)
         return x._data[key]
 
     @staticmethod
     def backward(ctx, g):
         _needs_array_only(ctx, g, "advanced indexing")
-        if ctx._saved is None:
-            from .function import FREED_MESSAGE
-            raise RuntimeError(FREED_MESSAGE)
+        indices = ctx._unpack("indices", False)
         out = np.zeros(ctx.self_sym_sizes, g.dtype)
-        np.add.at(out, ctx.key, g)
+        np.add.at(out, tuple(slice(None) if i is None else i for i in indices), g)
         return out
 
 
 class _SavedList:
-    """A list of saved index tensors (``_saved_indices``), freed with the node like any saved tensor."""
+    """The saved index tensors (``_saved_indices``, None where a dimension is not indexed): each one saved like
+    any tensor (saved-tensor hooks, in-place checks) and freed with the node."""
 
     def __init__(self, tensors) -> None:
-        self.tensors = list(tensors)
+        self.items = tuple(None if t is None else SavedTensor(t, is_output=False) for t in tensors)
         self.data = np.empty(0)
 
-    def get(self, node, as_tensor: bool):
-        return self.tensors
+    def get(self, node, as_tensor: bool) -> tuple:
+        return tuple(None if s is None else s.get(node, as_tensor) for s in self.items)
 
 
 class CopySlices(Function):
     """x[key] = v recorded as a new node;  dx = g with the overwritten part zeroed,  dv = g[key]."""
+
+    def name(self) -> str:
+        return "torch::autograd::CopySlices"
 
     @staticmethod
     def forward(ctx, x, value, key):
@@ -934,6 +1076,28 @@ class CopySlices(Function):
         gx = g.copy()
         gx[ctx.key] = 0
         return gx, g[ctx.key]
+
+
+class IndexPutBackward0(Function):
+    """x[indices] = v with index tensors or masks;  dx = g with the written places zeroed,  dv = g[indices]."""
+    saved_names = ("indices",)
+
+    @staticmethod
+    def forward(ctx, x, value, key, index_tensors=()):
+        if ctx.needs_input_grad:
+            ctx.save(accumulate=False)
+            ctx._saved["indices"] = _SavedList(index_tensors)
+        out = x._data.copy()
+        out[key] = value._data
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        _needs_array_only(ctx, g, "item assignment")
+        key = tuple(slice(None) if i is None else i for i in ctx._unpack("indices", False))
+        gx = g.copy()
+        gx[key] = 0
+        return gx, g[key]
 
 
 # ---------------------------------------------------------------- softmax family and losses
@@ -954,7 +1118,7 @@ class SoftmaxBackward0(Function):
         z = ctx._unpack("result", _is_tensor(g))
         gz = g * z
         s = gz.sum(dim=ctx.dim, keepdim=True) if _is_tensor(g) else gz.sum(axis=ctx.dim, keepdims=True)
-        return gz - z * s
+        return z * (g - s)
 
 
 class LogSoftmaxBackward0(Function):

@@ -85,6 +85,10 @@ class set_grad_enabled(_GradModeContext):
     def __enter__(self) -> None:
         pass
 
+    def __call__(self, func):
+        _grad_enabled[0], _inference[0] = self._prev  # as a decorator it changes nothing until func runs
+        return super().__call__(func)
+
 
 class inference_mode(_GradModeContext):
     """Like ``no_grad``, and tensors made inside are *inference tensors* that autograd refuses to use later."""

@@ -125,11 +125,11 @@ def _shape_args(size) -> tuple:
     return tuple(int(s) for s in size)
 
 
-def _binary(fn, a, b):
+def _binary(fn, a, b, **params):
     a, b = _wrap(a), _wrap(b)
     if a._data.shape != b._data.shape:
         _broadcast_shape(a._data.shape, b._data.shape)
-    return fn.apply(a, b)
+    return fn.apply(a, b, **params)
 
 
 class Tensor:
@@ -215,7 +215,7 @@ class Tensor:
 
     @property
     def grad(self):
-        if self.grad_fn is not None and not self._retains_grad:
+        if self.grad_fn is not None and not self._retains_grad and self._grad is None:
             warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad
 
@@ -393,7 +393,7 @@ class Tensor:
 
     def _scalar(self, kind):
         if self._data.size != 1:
-            raise TypeError("only one element tensors can be converted to Python scalars")
+            raise ValueError("only one element tensors can be converted to Python scalars")
         return kind(self._data.item())
 
     def __float__(self) -> float:
@@ -550,10 +550,10 @@ class Tensor:
         return _wrap(other).matmul(self)
 
     def add(self, other, alpha=1):
-        return self + (other * alpha if alpha != 1 else other)
+        return _binary(F.AddBackward0, self, other, alpha=alpha)
 
     def sub(self, other, alpha=1):
-        return self - (other * alpha if alpha != 1 else other)
+        return _binary(F.SubBackward0, self, other, alpha=alpha)
 
     def mul(self, other):
         return self * other
@@ -635,7 +635,7 @@ class Tensor:
         return Tensor._make(np.argmin(self._data, axis=_dim(dim, self.ndim), keepdims=keepdim).astype(np.int64))
 
     def sign(self):
-        return Tensor._make(np.sign(self._data))
+        return F.SignBackward0.apply(self)
 
     # ------------------------------------------------------------ elementwise math
     def exp(self):
@@ -746,17 +746,24 @@ class Tensor:
             return self.mm(other)
         if a == 1 and b == 2:
             return F.SqueezeBackward4.apply(self.unsqueeze(0).mm(other), dims=(0,))
-        if b == 2:  # (..., n, k) @ (k, m): fold the batch into rows, as torch does
+        if b <= 2 and a >= 3:  # (..., n, k) @ (k, m) or (k,): fold the batch into rows, as torch does
             rows = self.reshape(-1, self.shape[-1])
+            if b == 1:
+                return F.UnsafeViewBackward0.apply(rows.mv(other), shape=tuple(self.shape[:-1]))
             return F.UnsafeViewBackward0.apply(rows.mm(other), shape=(*self.shape[:-1], other.shape[-1]))
-        if a == b and self.shape[:-2] == other.shape[:-2]:
-            if self.shape[-1] != other.shape[-2]:
-                raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
-                                   f"[{other.shape[0]}, {self.shape[-1]}] but got: "
-                                   f"[{other.shape[0]}, {other.shape[-2]}].")
-            return F.BmmBackward0.apply(self, other)
-        raise NotImplementedError("autograd_tutor's matmul supports 1-D and 2-D operands, (..., n, k) @ (k, m) and "
-                                  "batches of equal shape; reshape or expand the operands to one of these")
+        if a >= 3 and b >= 3:  # batches: expand to one batch shape, fold it, bmm, unfold (torch's graph)
+            batch = _broadcast_shape(tuple(self.shape[:-2]), tuple(other.shape[:-2]))
+            if self.shape[:-2] == batch and other.shape[:-2] == batch:
+                n = int(np.prod(batch))
+                lhs = self.expand(*self.shape).reshape(n, *self.shape[-2:])
+                rhs = other.expand(*other.shape).reshape(n, *other.shape[-2:])
+                if self.shape[-1] != other.shape[-2]:
+                    raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                                       f"[{n}, {self.shape[-1]}] but got: [{n}, {other.shape[-2]}].")
+                return F.UnsafeViewBackward0.apply(F.BmmBackward0.apply(lhs, rhs),
+                                                   shape=(*batch, self.shape[-2], other.shape[-1]))
+        raise NotImplementedError("autograd_tutor's matmul supports 1-D and 2-D operands, (..., n, k) @ (k, m) or "
+                                  "(k,), and batches of equal shape; reshape or expand the operands to one of these")
 
     def mm(self, other):
         if self.ndim != 2:
@@ -864,7 +871,7 @@ class Tensor:
             return F.SqueezeBackward0.apply(self)
         if isinstance(dim, int):
             return F.SqueezeBackward1.apply(self, dims=(_dim(dim, self.ndim),))
-        return F.SqueezeBackward4.apply(self, dims=tuple(_dim(d, self.ndim) for d in dim))
+        return F.SqueezeBackward2.apply(self, dims=tuple(_dim(d, self.ndim) for d in dim))
 
     def expand(self, *sizes):
         sizes = _shape_args(sizes)
@@ -898,16 +905,8 @@ class Tensor:
 
     # ------------------------------------------------------------ indexing
     def __getitem__(self, key):
-        key = key if isinstance(key, tuple) else (key,)
-        if any(_is_advanced(k) for k in key):
-            arrays = tuple(_index_array(k) if _is_advanced(k) else k for k in key)
-            tensors = [_wrap(a) for a in arrays if isinstance(a, np.ndarray)]
-            try:
-                self._data[arrays]
-            except IndexError as exc:
-                raise IndexError(str(exc)) from None
-            return F.IndexBackward0.apply(self, key=arrays, index_tensors=tensors)
-        return _basic_index(self, key)
+        single_slice = isinstance(key, slice)  # x[a:b] always records a slice, even of everything
+        return _index(self, key if isinstance(key, tuple) else (key,), single_slice)
 
     def __setitem__(self, key, value) -> None:
         if grad_mode._grad_enabled[0] and self._requires_grad and self.grad_fn is None:
@@ -916,7 +915,14 @@ class Tensor:
         value = _wrap(value)
         if grad_mode._grad_enabled[0] and (self._requires_grad or value._requires_grad):
             self._check_inplace()
-            self._become(F.CopySlices.apply(self, value, key=key))
+            if key and all(isinstance(k, np.ndarray) or k == slice(None) for k in key) and \
+                    any(isinstance(k, np.ndarray) for k in key):  # only index tensors and full slices: index_put_
+                while isinstance(key[-1], slice):
+                    key = key[:-1]
+                saved = tuple(None if isinstance(k, slice) else _wrap(k) for k in key)
+                self._become(F.IndexPutBackward0.apply(self, value, key=key, index_tensors=saved))
+            else:
+                self._become(F.CopySlices.apply(self, value, key=key))
         else:
             self._check_inplace()
             self._data[key] = value._data
@@ -958,43 +964,58 @@ class Tensor:
                 self.grad_fn._retain = weakref.ref(self)
         return self
 
-    def _inplace(self, compute) -> "Tensor":
+    def _inplace(self, compute, *others) -> "Tensor":
+        """Write ``compute(before)`` into this tensor, ``before`` standing for its current value.
+
+        When the op is recorded, ``before`` is a copy that keeps this tensor's place in the graph: the op may
+        save it for backward (torch saves the original value too), and writing the result here must not count
+        as modifying that saved value."""
         self._check_inplace()
-        return self._become(compute())
+        before = self
+        if grad_mode._grad_enabled[0] and (self._requires_grad or any(
+                isinstance(o, Tensor) and o._requires_grad for o in others)):
+            before = Tensor._make(self._data.copy(), self._requires_grad, self.grad_fn)
+            before._id = self._id
+        return self._become(compute(before))
 
     def add_(self, other, alpha=1):
-        return self._inplace(lambda: self.add(other, alpha))
+        return self._inplace(lambda s: s.add(other, alpha), other)
 
     def sub_(self, other, alpha=1):
-        return self._inplace(lambda: self.sub(other, alpha))
+        return self._inplace(lambda s: s.sub(other, alpha), other)
 
     def mul_(self, other):
-        return self._inplace(lambda: self * other)
+        return self._inplace(lambda s: s * other, other)
 
     def div_(self, other):
-        return self._inplace(lambda: self / other)
+        return self._inplace(lambda s: s / other, other)
 
     def clamp_(self, min=None, max=None):
-        return self._inplace(lambda: self.clamp(min, max))
+        return self._inplace(lambda s: s.clamp(min, max))
 
     def neg_(self):
-        return self._inplace(lambda: -self)
+        return self._inplace(lambda s: -s)
 
     def exp_(self):
-        return self._inplace(self.exp)
+        return self._inplace(lambda s: s.exp())
 
     def zero_(self):
-        return self.fill_(0)
+        return self._inplace(F.ZeroBackward0.apply)
 
     def fill_(self, value):
-        return self._inplace(lambda: self * 0 + value if self._requires_grad else
-                             Tensor._make(np.full(self._data.shape, value, self._data.dtype)))
+        if isinstance(value, Tensor):
+            if value.ndim:
+                raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with {value.ndim} "
+                                   "dimensions.")
+            return self._inplace(lambda s: F.FillBackward3.apply(s, value), value)
+        return self._inplace(lambda s: F.FillBackward2.apply(s, value=value))
 
     def copy_(self, src):
         src = _wrap(src)
-        return self._inplace(lambda: (self * 0 + src) if (self._requires_grad or src._requires_grad) and
-                             grad_mode._grad_enabled[0] else Tensor._make(
-                                 np.broadcast_to(src._data, self._data.shape).astype(self._data.dtype)))
+        if _broadcast_shape(self._data.shape, src._data.shape) != self._data.shape:
+            raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape "
+                               f"{list(_broadcast_shape(self._data.shape, src._data.shape))}")
+        return self._inplace(lambda s: F.CopyBackwards.apply(s, src), src)
 
     __iadd__, __isub__, __imul__, __itruediv__ = add_, sub_, mul_, div_
 
@@ -1010,40 +1031,85 @@ def _is_advanced(k) -> bool:
 
 def _index_array(k) -> np.ndarray:
     if isinstance(k, Tensor):
+        if k._data.dtype.kind == "f":
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
         return k._data
     arr = np.asarray(k)
-    if arr.dtype.kind == "f":
-        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-    return arr
+    return arr.astype(np.int64) if arr.dtype.kind == "f" else arr  # x[[1.7]] is x[[1]], as in torch
 
 
-def _basic_index(t: Tensor, key: tuple) -> Tensor:
-    """Ints, slices, None and ``...``, one node each as torch records them (Select, Slice, Unsqueeze)."""
-    n_real = sum(1 for k in key if k is not None and k is not Ellipsis)
-    if n_real > t.ndim:
+def _index(t: Tensor, key: tuple, single_slice: bool = False) -> Tensor:
+    """``t[key]`` recorded as torch records it, in two steps.
+
+    1. Ints, slices, None and ``...``: one view node each (Select, Slice, Unsqueeze). Inside a tuple a slice of
+       everything (``x[:, 1]``) records nothing; a key that records nothing at all (``x[...]``, ``x[:, :]``) is
+       an alias, while a lone slice (``x[:]``) is always a SliceBackward0.
+    2. Lists, index tensors and masks, all together: one IndexBackward0 on the result of step 1, which saves
+       them as ``_saved_indices`` (None for each dimension they leave alone).
+    """
+    if t.ndim == 0 and any(k is not None and k is not Ellipsis and not _is_advanced(k) for k in key):
+        if any(isinstance(k, slice) for k in key):
+            raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in "
+                         "C++ to convert a 0-dim tensor to a number")
+    arrays = {i: _index_array(k) for i, k in enumerate(key) if _is_advanced(k)}
+    used = sum(a.ndim if a.dtype == bool else 1 for a in arrays.values()) + \
+        sum(1 for i, k in enumerate(key) if i not in arrays and k is not None and k is not Ellipsis)
+    if used > t.ndim:
         raise IndexError(f"too many indices for tensor of dimension {t.ndim}")
-    if Ellipsis in key:
-        i = key.index(Ellipsis)
-        key = key[:i] + (slice(None),) * (t.ndim - n_real) + key[i + 1:]
-    out, dim = t, 0
-    for k in key:
-        if k is None:
+    out, dim, advanced, covered = t, 0, [], 0  # covered: the dims of ``out`` that ``advanced`` accounts for
+    for i, k in enumerate(key):
+        if i in arrays:
+            arr = arrays[i]
+            advanced += [slice(None)] * (dim - covered) + [arr]
+            if arr.dtype == bool:
+                for j, n in enumerate(arr.shape):
+                    if n != out.shape[dim + j]:
+                        raise IndexError(f"The shape of the mask {list(arr.shape)} at index {j} does not match the "
+                                         f"shape of the indexed tensor {list(out.shape)} at index {dim + j}")
+            dim = covered = dim + (arr.ndim if arr.dtype == bool else 1)
+        elif k is None:
             out = out.unsqueeze(dim)
             dim += 1
+        elif k is Ellipsis:
+            dim += t.ndim - used
         elif isinstance(k, slice):
             size = out.shape[dim]
             start, stop, step = k.indices(size)
             if step <= 0:
                 raise ValueError("step must be greater than zero")
-            if (start, stop, step) != (0, size, 1):
+            if single_slice or (start, stop, step) != (0, size, 1):
                 out = F.SliceBackward0.apply(out, dim=dim, key=slice(start, max(start, stop), step))
             dim += 1
-        else:
+        elif isinstance(k, (numbers.Integral, Tensor)):
             index = int(k)
             size = out.shape[dim]
             if not -size <= index < size:
                 raise IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
             out = F.SelectBackward0.apply(out, dim=dim, index=index % size)
-    if out is t:  # x[:] and x[...] are views too
-        out = F.SliceBackward0.apply(t, dim=0, key=slice(None)) if t.ndim else F.ViewBackward0.apply(t, shape=())
+        else:
+            raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
+                             f"valid indices (got {type(k).__name__})")
+    if advanced:
+        return _advanced_index(out, advanced)
+    if out is t:  # x[...] is a view too
+        out = F.AliasBackward0.apply(t)
     return out
+
+
+def _advanced_index(t: Tensor, key: list) -> Tensor:
+    """One IndexBackward0 for the index arrays in ``key`` (full slices elsewhere), with torch's errors."""
+    key = tuple(key)
+    while key and isinstance(key[-1], slice):
+        key = key[:-1]
+    try:
+        np.broadcast_shapes(*(a.shape for a in key if isinstance(a, np.ndarray) and a.dtype != bool))
+        t._data[key]
+    except ValueError:
+        shapes = ", ".join(str(list(a.shape)) for a in key if isinstance(a, np.ndarray))
+        raise IndexError(f"shape mismatch: indexing tensors could not be broadcast together with shapes {shapes}") \
+            from None
+    except IndexError as exc:
+        raise IndexError(str(exc).replace(" axis ", " dimension ")) from None
+    saved = tuple(None if isinstance(a, slice) else _wrap(a) for a in key)
+    return F.IndexBackward0.apply(t, key=key, index_tensors=saved)

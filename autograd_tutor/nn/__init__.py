@@ -1,0 +1,21 @@
+"""``torch.nn``: parameters, modules, layers, activations and losses, to build and train small networks.
+
+>>> import autograd_tutor as torch
+>>> from autograd_tutor import nn
+>>> torch.manual_seed(0)
+>>> model = nn.Sequential(nn.Linear(2, 8), nn.ReLU(), nn.Linear(8, 3))
+>>> loss = nn.CrossEntropyLoss()(model(torch.randn(4, 2)), torch.tensor([0, 2, 1, 0]))
+>>> loss.grad_fn.name()
+'NllLossBackward0'
+>>> loss.backward()
+>>> [(name, p.grad.shape) for name, p in model.named_parameters()][:2]
+[('0.weight', torch.Size([8, 2])), ('0.bias', torch.Size([8]))]
+"""
+from . import functional, init
+from .module import Module
+from .modules import (CrossEntropyLoss, Flatten, Identity, Linear, LogSoftmax, MSELoss, NLLLoss, ReLU, Sequential,
+                      Sigmoid, Softmax, Tanh)
+from .parameter import Parameter
+
+__all__ = ["Parameter", "Module", "Identity", "Linear", "Flatten", "Sequential", "ReLU", "Tanh", "Sigmoid", "Softmax",
+           "LogSoftmax", "MSELoss", "NLLLoss", "CrossEntropyLoss", "functional", "init"]

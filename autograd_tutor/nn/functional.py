@@ -1,0 +1,233 @@
+"""``nn.functional``: layers and losses as plain functions (``F.linear``, ``F.relu``, ``F.cross_entropy``...).
+
+Modules call these; you can too. Each builds the same graph nodes as torch's: ``linear`` on a batch is one
+``AddmmBackward0``, ``mse_loss`` one ``MseLossBackward0``, and ``cross_entropy`` is ``log_softmax`` followed
+by ``nll_loss`` (``NllLossBackward0`` over ``LogSoftmaxBackward0``).
+
+>>> import autograd_tutor as torch
+>>> import autograd_tutor.nn.functional as F
+>>> logits = torch.tensor([[2., 0., 0.]], requires_grad=True)
+>>> loss = F.cross_entropy(logits, torch.tensor([0]))
+>>> loss, loss.grad_fn.next_functions[0][0].name()
+(tensor(0.2395, grad_fn=<NllLossBackward0>), 'LogSoftmaxBackward0')
+"""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from ..autograd.tensor import Tensor, _broadcast_shape
+from ._functions import (REDUCTIONS, AddmmBackward0, DivBackward1, MaskedFillBackward0, MseLossBackward0,
+                         MulBackward1, NllLossBackward0, _type_name)
+
+__all__ = ["linear", "relu", "tanh", "sigmoid", "softmax", "log_softmax", "mse_loss", "nll_loss", "cross_entropy"]
+
+_CPP_NAMES = {"float16": "c10::Half", "float32": "float", "float64": "double"}
+
+
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """y = x W^T + b, for x of shape (..., in_features) and W of shape (out_features, in_features).
+
+    >>> import autograd_tutor as torch
+    >>> linear(torch.tensor([1., 2.]), torch.tensor([[1., 1.], [0., 3.]]), torch.tensor([0.5, 0.]))
+    tensor([3.5000, 6.0000])
+    """
+    if input.dim() == 0 or weight.dim() == 0:
+        raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are {input.dim()}D and "
+                           f"{weight.dim()}D")
+    if bias is None:
+        a, b = input._data.dtype.name, weight._data.dtype.name
+        if a != b:
+            raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {_CPP_NAMES.get(a, a)} != "
+                               f"{_CPP_NAMES.get(b, b)}")
+        return input.matmul(weight.t())
+    if input.dim() == 2:
+        return AddmmBackward0.apply(bias, input, weight.t())
+    if input.is_contiguous() and (input.dim() == 3 or bias.dim() == 1):  # fold the batch into rows, as torch does
+        out = AddmmBackward0.apply(bias, input.view(-1, input.shape[-1]), weight.t())
+        return out.view(*input.shape[:-1], out.shape[-1])
+    return input.matmul(weight.t()) + bias
+
+
+def relu(input: Tensor, inplace: bool = False) -> Tensor:
+    """max(x, 0), elementwise; ``inplace=True`` overwrites ``input``."""
+    if inplace:
+        return input._inplace(input.relu)
+    return input.relu()
+
+
+def tanh(input: Tensor) -> Tensor:
+    """tanh(x), elementwise."""
+    return input.tanh()
+
+
+def sigmoid(input: Tensor) -> Tensor:
+    """1 / (1 + exp(-x)), elementwise."""
+    return input.sigmoid()
+
+
+def _softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
+    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X as "
+                  "an argument.", UserWarning, stacklevel=stacklevel)
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
+    """exp(x_i) / sum_j exp(x_j) along ``dim``: each slice becomes a probability distribution."""
+    if dim is None:
+        dim = _softmax_dim("softmax", input.dim(), _stacklevel)
+    return (input if dtype is None else input.to(dtype)).softmax(dim)
+
+
+def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
+    """x_i - log(sum_j exp(x_j)) along ``dim``: the log of softmax, computed without overflow."""
+    if dim is None:
+        dim = _softmax_dim("log_softmax", input.dim(), _stacklevel)
+    return (input if dtype is None else input.to(dtype)).log_softmax(dim)
+
+
+def _legacy_reduction(size_average, reduce) -> str:
+    """The ``reduction`` that the deprecated ``size_average`` / ``reduce`` flags meant."""
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    ret = "mean" if size_average and reduce else "sum" if reduce else "none"
+    warnings.warn(f"size_average and reduce args will be deprecated, please use reduction='{ret}' instead.",
+                  UserWarning, stacklevel=3)
+    return ret
+
+
+def _reduction_enum(reduction: str) -> int:
+    if reduction not in REDUCTIONS:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    return REDUCTIONS[reduction]
+
+
+def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",
+             weight: Tensor | None = None) -> Tensor:
+    """Mean squared error: mean((x - y)**2) ('mean'), its sum ('sum') or the squares themselves ('none').
+
+    >>> import autograd_tutor as torch
+    >>> mse_loss(torch.tensor([1., 2.]), torch.tensor([1., 4.]))
+    tensor(2.)
+    """
+    if target.size() != input.size():
+        warnings.warn(f"Using a target size ({target.size()}) that is different to the input size "
+                      f"({input.size()}). This will likely lead to incorrect results due to broadcasting. Please "
+                      "ensure they have the same size.", UserWarning, stacklevel=2)
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    shape = _broadcast_shape(tuple(input.shape), tuple(target.shape))
+    x = input if input.shape == shape else input.expand(*shape)
+    y = target if target.shape == shape else target.expand(*shape)
+    if weight is None:
+        return MseLossBackward0.apply(x, y, reduction=_reduction_enum(reduction))
+    if weight.size() != input.size():
+        raise ValueError("Weights and input must have the same size.")
+    weighted = (x - y) ** 2 * weight
+    if reduction == "none":
+        return weighted
+    if reduction == "sum":
+        return weighted.sum()
+    if reduction == "mean":
+        return weighted.sum() / weight.sum()
+    raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.")
+
+
+def _check_nll(input: Tensor, target: Tensor, weight: Tensor | None) -> None:
+    """torch's checks on (input, target, weight) of nll_loss, in torch's order and words."""
+    if input.dim() < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {input.dim()})")
+    if input.dim() != 1:
+        batch = target.shape[0] if target.dim() else 0
+        if input.shape[0] != batch:
+            raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size ({batch}).")
+    if input.dim() > 2:
+        raise NotImplementedError("autograd_tutor's nll_loss and cross_entropy take inputs of shape (N, C) or (C,); "
+                                  "reshape an (N, C, d1, ...) input to (N * d1 * ..., C) first")
+    if target.dim() > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if input.dim() == 1 and target.dim() == 1 and target.shape[0] != 1:
+        raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: {target.shape[0]}")
+    if target._data.dtype not in (np.int64, np.uint8):
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {_type_name(target._data)}")
+    if weight is not None:
+        classes = input.shape[-1]
+        if weight.shape != (classes,):
+            raise RuntimeError(f"weight tensor should be defined either for all {classes} classes or no classes but "
+                               f"got weight tensor of shape: {list(weight.shape)}")
+        if weight._data.dtype != input._data.dtype:
+            raise RuntimeError(f"expected scalar type {_type_name(input._data)} but found {_type_name(weight._data)}")
+
+
+def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
+             ignore_index: int = -100, reduce=None, reduction: str = "mean") -> Tensor:
+    """Negative log likelihood: -input[i, target[i]], weighted by ``weight[target[i]]`` and averaged over the
+    weights ('mean'); targets equal to ``ignore_index`` count for nothing.
+
+    >>> import autograd_tutor as torch
+    >>> nll_loss(torch.tensor([[-0.5, -1.0], [-2.0, -0.1]]), torch.tensor([0, 1]))
+    tensor(0.3000)
+    """
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    enum = _reduction_enum(reduction)
+    _check_nll(input, target, weight)
+    return NllLossBackward0.apply(input, target=target, weight=weight, reduction=enum, ignore_index=ignore_index)
+
+
+def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
+                  ignore_index: int = -100, reduce=None, reduction: str = "mean",
+                  label_smoothing: float = 0.0) -> Tensor:
+    """-log softmax(x)[y]: ``nll_loss(log_softmax(input, class_dim), target)`` for class indices ``y``.
+
+    ``input`` holds raw scores (logits) of shape (N, C) or (C,). ``target`` holds class indices (int64), or class
+    probabilities of the same shape as ``input`` (then the loss is -sum_c p_c log softmax(x)_c).
+    ``label_smoothing`` mixes the target with the uniform distribution over the C classes.
+    """
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    _reduction_enum(reduction)
+    class_dim = 0 if input.dim() == 1 else 1
+    logp = input.log_softmax(class_dim)
+    classes = input.shape[class_dim] if input.dim() else 1
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    weight_view = None
+    if weight is not None:
+        weight_view = weight.view(*[classes if d == class_dim else 1 for d in range(input.dim())])
+    if input.shape == target.shape:
+        return _cross_entropy_probabilities(logp, input, target, weight_view, reduction, label_smoothing, class_dim)
+    nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
+    if label_smoothing == 0.0:
+        return nll
+    ignored = target == ignore_index
+    smooth = -(logp if weight_view is None else logp * weight_view).sum(class_dim)
+    smooth = MaskedFillBackward0.apply(smooth, mask=ignored, value=0.0)
+    if reduction == "mean":
+        if weight is None:
+            count = (~ignored).sum()
+        else:
+            y = target._data[~ignored._data]
+            count = Tensor._make(np.asarray(weight._data[y].sum(), weight._data.dtype))
+        smooth = smooth.sum() / count
+    elif reduction == "sum":
+        smooth = smooth.sum()
+    return (MulBackward1.apply(nll, other=1 - label_smoothing)
+            + MulBackward1.apply(smooth, other=label_smoothing / classes))
+
+
+def _cross_entropy_probabilities(logp, input, target, weight_view, reduction, label_smoothing, class_dim):
+    """-sum_c p_c log softmax(x)_c per sample, for a target of class probabilities p."""
+    if target._data.dtype.kind != "f":
+        raise RuntimeError(f"Expected floating point type for target with class probabilities, got "
+                           f"{_type_name(target._data)}")
+    classes = input.shape[class_dim]
+    if label_smoothing > 0.0:
+        target = target * (1 - label_smoothing) + label_smoothing / classes
+    terms = logp * target if weight_view is None else logp * target * weight_view
+    if reduction == "none":
+        return -terms.sum(class_dim)
+    if reduction == "sum":
+        return -terms.sum()
+    return DivBackward1.apply(-terms.sum(), other=input.numel() // classes)

@@ -1,0 +1,257 @@
+"""The ready-made modules: ``Linear``, ``Sequential``, activations and losses, each a thin wrapper around
+:mod:`~autograd_tutor.nn.functional` that holds its settings (and, for ``Linear``, its parameters).
+
+>>> import autograd_tutor as torch
+>>> from autograd_tutor import nn
+>>> model = nn.Sequential(nn.Linear(2, 16), nn.Tanh(), nn.Linear(16, 1))
+>>> model
+Sequential(
+  (0): Linear(in_features=2, out_features=16, bias=True)
+  (1): Tanh()
+  (2): Linear(in_features=16, out_features=1, bias=True)
+)
+>>> model(torch.zeros(5, 2)).shape, [name for name, _ in model.named_parameters()]
+(torch.Size([5, 1]), ['0.weight', '0.bias', '2.weight', '2.bias'])
+"""
+from __future__ import annotations
+
+import math
+import operator
+from collections import OrderedDict
+
+from ..autograd.factories import empty
+from ..autograd.tensor import Tensor
+from . import functional as F
+from . import init
+from .module import Module
+from .parameter import Parameter
+
+__all__ = ["Identity", "Linear", "Flatten", "Sequential", "ReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax",
+           "MSELoss", "NLLLoss", "CrossEntropyLoss"]
+
+
+class Identity(Module):
+    """Returns its input unchanged (a placeholder; any constructor arguments are ignored)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__()
+
+    def forward(self, input: Tensor) -> Tensor:
+        return input
+
+
+class Linear(Module):
+    """y = x W^T + b, with W of shape (out_features, in_features) and b of shape (out_features,).
+
+    Both start uniform in [-1/sqrt(in_features), 1/sqrt(in_features)], as in torch.
+
+    >>> import autograd_tutor as torch
+    >>> layer = torch.nn.Linear(3, 2)
+    >>> layer.weight.shape, layer.bias.shape, layer(torch.ones(4, 3)).grad_fn.name()
+    (torch.Size([2, 3]), torch.Size([2]), 'AddmmBackward0')
+    """
+
+    def __init__(self, in_features: int, out_features: int, bias: bool = True, device=None, dtype=None) -> None:
+        super().__init__()
+        self.in_features = in_features
+        self.out_features = out_features
+        self.weight = Parameter(empty(out_features, in_features, dtype=dtype))
+        if bias:
+            self.bias = Parameter(empty(out_features, dtype=dtype))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """Draw fresh starting weights: kaiming_uniform_ with a=sqrt(5), i.e. U(-1/sqrt(fan_in), 1/sqrt(fan_in))."""
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
+            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.linear(input, self.weight, self.bias)
+
+    def extra_repr(self) -> str:
+        return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
+
+
+class Flatten(Module):
+    """Flattens dims ``start_dim`` to ``end_dim`` into one: (N, 28, 28) becomes (N, 784)."""
+
+    def __init__(self, start_dim: int = 1, end_dim: int = -1) -> None:
+        super().__init__()
+        self.start_dim = start_dim
+        self.end_dim = end_dim
+
+    def forward(self, input: Tensor) -> Tensor:
+        return input.flatten(self.start_dim, self.end_dim)
+
+    def extra_repr(self) -> str:
+        return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
+
+
+class Sequential(Module):
+    """A chain of modules: ``forward`` feeds each one's output to the next.
+
+    Build it from modules (named "0", "1", ...) or from an OrderedDict of named modules.
+    """
+
+    def __init__(self, *args) -> None:
+        super().__init__()
+        if len(args) == 1 and isinstance(args[0], OrderedDict):
+            for key, module in args[0].items():
+                self.add_module(key, module)
+        else:
+            for index, module in enumerate(args):
+                self.add_module(str(index), module)
+
+    def _key(self, idx) -> str:
+        size = len(self)
+        idx = operator.index(idx)
+        if not -size <= idx < size:
+            raise IndexError(f"index {idx} is out of range")
+        return list(self._modules)[idx % size]
+
+    def __getitem__(self, idx):
+        if isinstance(idx, slice):
+            return type(self)(OrderedDict(list(self._modules.items())[idx]))
+        return self._modules[self._key(idx)]
+
+    def __setitem__(self, idx, module: Module) -> None:
+        setattr(self, self._key(idx), module)
+
+    def __delitem__(self, idx) -> None:
+        keys = list(self._modules)[idx] if isinstance(idx, slice) else [self._key(idx)]
+        for key in keys:
+            delattr(self, key)
+        self._modules = OrderedDict((str(i), m) for i, m in enumerate(self._modules.values()))
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules.values())
+
+    def append(self, module: Module) -> "Sequential":
+        """Add a module at the end; returns self."""
+        self.add_module(str(len(self)), module)
+        return self
+
+    def extend(self, sequential) -> "Sequential":
+        for module in sequential:
+            self.append(module)
+        return self
+
+    def forward(self, input):
+        for module in self:
+            input = module(input)
+        return input
+
+
+# ---------------------------------------------------------------- activations
+
+class ReLU(Module):
+    """max(x, 0), elementwise."""
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.relu(input, inplace=self.inplace)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
+
+
+class Tanh(Module):
+    """tanh(x), elementwise: squashes into (-1, 1)."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return input.tanh()
+
+
+class Sigmoid(Module):
+    """1 / (1 + exp(-x)), elementwise: squashes into (0, 1)."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return input.sigmoid()
+
+
+class Softmax(Module):
+    """exp(x_i) / sum_j exp(x_j) along ``dim``."""
+
+    def __init__(self, dim: int | None = None) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.softmax(input, self.dim, _stacklevel=5)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class LogSoftmax(Softmax):
+    """log(softmax(x)) along ``dim``, computed stably."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.log_softmax(input, self.dim, _stacklevel=5)
+
+
+# ---------------------------------------------------------------- losses
+
+class _Loss(Module):
+    def __init__(self, size_average=None, reduce=None, reduction: str = "mean") -> None:
+        super().__init__()
+        if size_average is not None or reduce is not None:
+            reduction = F._legacy_reduction(size_average, reduce)
+        self.reduction = reduction
+
+
+class _WeightedLoss(_Loss):
+    def __init__(self, weight: Tensor | None = None, size_average=None, reduce=None, reduction: str = "mean"):
+        super().__init__(size_average, reduce, reduction)
+        self.register_buffer("weight", weight)
+
+
+class MSELoss(_Loss):
+    """Mean squared error between input and target: ``F.mse_loss`` with this module's ``reduction``."""
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.mse_loss(input, target, reduction=self.reduction)
+
+
+class NLLLoss(_WeightedLoss):
+    """Negative log likelihood of class indices, given log-probabilities: ``F.nll_loss``."""
+
+    def __init__(self, weight: Tensor | None = None, size_average=None, ignore_index: int = -100, reduce=None,
+                 reduction: str = "mean") -> None:
+        super().__init__(weight, size_average, reduce, reduction)
+        self.ignore_index = ignore_index
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.nll_loss(input, target, weight=self.weight, ignore_index=self.ignore_index,
+                          reduction=self.reduction)
+
+
+class CrossEntropyLoss(_WeightedLoss):
+    """Cross entropy between raw scores and class indices (or probabilities): ``F.cross_entropy``.
+
+    >>> import autograd_tutor as torch
+    >>> loss = torch.nn.CrossEntropyLoss()(torch.tensor([[0., 0.]], requires_grad=True), torch.tensor([1]))
+    >>> loss
+    tensor(0.6931, grad_fn=<NllLossBackward0>)
+    """
+
+    def __init__(self, weight: Tensor | None = None, size_average=None, ignore_index: int = -100, reduce=None,
+                 reduction: str = "mean", label_smoothing: float = 0.0) -> None:
+        super().__init__(weight, size_average, reduce, reduction)
+        self.ignore_index = ignore_index
+        self.label_smoothing = label_smoothing
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.cross_entropy(input, target, weight=self.weight, ignore_index=self.ignore_index,
+                               reduction=self.reduction, label_smoothing=self.label_smoothing)

@@ -1,0 +1,103 @@
+"""Short, deterministic text for numbers and arrays: what a node or an edge shows.
+
+A drawing has room for a few characters per value, so a scalar prints with 4 significant digits and an
+array as its shape plus its first numbers. The same strings feed the SVG, the widget, the table and the
+narration, so they agree everywhere.
+
+>>> import numpy as np
+>>> number(5.0), number(0.1), number(-0.0), number(1234567.0)
+('5', '0.1', '0', '1.235e+06')
+>>> summary(np.float32(3)), summary(np.array([1., 2., 3.])), summary(np.arange(12.).reshape(3, 4))
+('3', '[1, 2, 3]', '(3, 4) [0, 1, 2, …]')
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+__all__ = ["number", "summary", "head", "Value"]
+
+#: How many numbers of an array a summary keeps (and shows at most).
+HEAD = 3
+
+
+def number(x) -> str:
+    """One number in at most 4 significant digits; integers and booleans as they are."""
+    if type(x) is float:
+        pass
+    elif isinstance(x, (bool, np.bool_)):
+        return str(bool(x))
+    elif isinstance(x, (int, np.integer)):
+        return str(int(x))
+    x = float(x)
+    if x != x:
+        return "nan"
+    if x == 0:
+        return "0"
+    return f"{x:.4g}"
+
+
+class Value:
+    """What a drawing keeps of an array: its shape and its first few numbers (never the whole array).
+
+    Keeping only a head bounds the memory of a recording however large the tensors are.
+
+    >>> Value.of(np.ones((100, 100))).text
+    '(100, 100) [1, 1, 1, …]'
+    """
+    __slots__ = ("shape", "head", "size", "_text")
+
+    def __init__(self, shape: tuple, head: tuple) -> None:
+        self.shape = tuple(shape)
+        self.head = head
+        self.size = math.prod(self.shape)
+        self._text = None
+
+    @classmethod
+    def of(cls, array) -> "Value":
+        a = array if type(array) is np.ndarray else np.asarray(array)
+        if a.ndim == 0:
+            return cls((), (a.item(),))
+        return cls(a.shape, tuple(a.reshape(-1)[:HEAD + 1].tolist()))
+
+    @property
+    def scalar(self):
+        """The number itself for a one-element value, else None."""
+        return self.head[0] if self.size == 1 else None
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._text = _text(self.shape, self.head, self.size)
+        return self._text
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Value) and self.shape == other.shape and self.head == other.head
+
+    def __repr__(self) -> str:
+        return f"Value({self.text})"
+
+
+def _text(shape: tuple, head: tuple, size: int) -> str:
+    if size == 1:
+        return number(head[0])
+    if size == 0:
+        return f"{shape} []"
+    nums = ", ".join(number(v) for v in head[:HEAD])
+    if len(shape) == 1 and size <= HEAD:
+        return f"[{nums}]"
+    more = ", …" if size > HEAD else ""
+    return f"{shape} [{nums}{more}]"
+
+
+def summary(array) -> str:
+    """The text of :class:`Value` for an array (or None -> ``"None"``)."""
+    if array is None:
+        return "None"
+    return Value.of(array).text
+
+
+def head(array, n: int = HEAD) -> list:
+    """The first ``n`` numbers of an array, flattened, as Python floats."""
+    return [float(v) for v in np.asarray(array).reshape(-1)[:n]]

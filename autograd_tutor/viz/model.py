@@ -1,0 +1,689 @@
+"""The graph model behind every drawing: nodes, edges, their kinds, values, gradients and saved tensors.
+
+A :class:`GraphModel` is filled in one of two ways, and both give the same nodes with the same keys, so they
+can be mixed (draw a tensor's graph, then let the events of its ``backward()`` update it):
+
+* **from events** (:meth:`GraphModel.apply`, :meth:`GraphModel.from_trace`): the live widget feeds it the
+  engine's events as they happen; the model grows node by node and records each backward pass for replay;
+* **from a tensor** (:meth:`GraphModel.from_tensor`): walk ``grad_fn`` and ``next_functions`` down to the
+  leaves, with no recording at all. This also works on a real PyTorch tensor, for side-by-side comparison.
+
+Nodes (:class:`VizNode`) are of four kinds: ``"leaf"`` (a leaf tensor that requires grad, drawn with its
+AccumulateGrad), ``"op"`` (a non-leaf result, shown as its grad_fn), ``"constant"`` (a tensor that does not
+require grad) and ``"collapsed"`` (repeated structure folded once the node budget is spent). Edges
+(:class:`VizEdge`) point forward, from an input to the node that consumed it, one per input position, so
+``x * x`` has two edges. A gradient flows backward along an edge when ``edge.tracked``.
+
+Keys are the engine's stable ids: a function node's ``_id`` for an op, the tensor's ``_id`` for a leaf or a
+constant. Layout positions come from :class:`~autograd_tutor.viz.layout.Layout` and never change.
+
+>>> import autograd_tutor as torch
+>>> a = torch.tensor(3., requires_grad=True); b = torch.tensor(4., requires_grad=True)
+>>> d = a * b + a
+>>> m = GraphModel.from_tensor(d, namespace={"a": a, "b": b, "d": d})
+>>> [(n.label, n.kind) for n in m.visible]
+[('a', 'leaf'), ('b', 'leaf'), ('MulBackward0', 'op'), ('d', 'op')]
+>>> [(m.node(e.src).label, m.node(e.dst).label, e.position) for e in m.edges]
+[('a', 'MulBackward0', 0), ('b', 'MulBackward0', 1), ('MulBackward0', 'd', 0), ('a', 'd', 1)]
+"""
+from __future__ import annotations
+
+import itertools
+from types import SimpleNamespace
+from typing import Iterable, Mapping, Optional
+
+from .format import Value
+from .layout import PORT, Layout, coordinates, path_d, route
+from .names import is_tensor, tensors_in
+from .style import NODE_WIDTH, node_height
+
+__all__ = ["GraphModel", "VizNode", "VizEdge", "BACKWARD_KINDS", "STRUCTURE_KINDS"]
+
+#: The event kinds that change a graph's structure, and those of a backward pass.
+STRUCTURE_KINDS = ("tensor_created", "node_created")
+BACKWARD_KINDS = ("backward_started", "node_executed", "gradient_flowed", "grad_accumulated", "hook_fired",
+                  "saved_tensors_freed", "backward_finished", "backward_failed")
+#: Saved-tensor names that hold a node's first and second forward input (torch's convention).
+_INPUT_SLOTS = (("self",), ("other", "mat2", "vec", "tensor", "exponent"))
+_PENDING = 512      # constants remembered before their first use
+#: Backward passes kept for replay (the most recent ones).
+MAX_PASSES = 20
+_REP_LIMIT = 200_000  # folded ids remembered (older ones are forgotten)
+
+
+class VizNode:
+    """One node of a drawing. ``label`` is what narration and tables call it (the variable name first)."""
+    __slots__ = ("key", "kind", "op", "name", "tensor_id", "value", "grad", "saved", "saved_state",
+                 "inputs", "layer", "slot", "index", "hidden", "root", "shape")
+
+    def __init__(self, key: int, kind: str, op: str = "", tensor_id: Optional[int] = None,
+                 value: Optional[Value] = None) -> None:
+        self.key = key
+        self.kind = kind
+        self.op = op
+        self.name = ""
+        self.tensor_id = tensor_id
+        self.value = value
+        self.grad: Optional[Value] = None
+        self.saved: tuple = ()         # names of the saved tensors
+        self.saved_state = "none"      # "none" | "saved" | "freed" | "kept"
+        self.inputs: tuple = ()        # keys of the forward inputs, in order
+        self.layer = self.slot = self.index = -1
+        self.hidden = 0                # nodes folded into this one
+        self.root = False
+        self.shape = value.shape if value is not None else None
+
+    @property
+    def label(self) -> str:
+        if self.name:
+            return self.name
+        if self.kind == "leaf":
+            return "leaf"
+        if self.kind == "constant":
+            return self.value.text if self.value is not None and self.value.size == 1 else "constant"
+        if self.kind == "collapsed":
+            return f"{self.hidden} more"
+        return self.op or "earlier result"
+
+    @property
+    def subtitle(self) -> str:
+        if self.kind == "leaf":
+            return "AccumulateGrad"
+        if self.kind == "constant":
+            return "no grad"
+        if self.kind == "collapsed":
+            return "collapsed nodes"
+        return self.op if self.name else ""
+
+    def __repr__(self) -> str:
+        return f"VizNode({self.label!r}, {self.kind})"
+
+
+class VizEdge:
+    """Input ``src`` feeds position ``position`` of ``dst``; ``grad`` is the last gradient that flowed back."""
+    __slots__ = ("src", "dst", "position", "tracked", "grad", "count", "index")
+
+    def __init__(self, src: int, dst: int, position: int, tracked: bool, index: int) -> None:
+        self.src, self.dst, self.position, self.tracked, self.index = src, dst, position, tracked, index
+        self.grad: Optional[Value] = None
+        self.count = 1
+
+    def __repr__(self) -> str:
+        return f"VizEdge({self.src} -> {self.dst} [{self.position}])"
+
+
+class GraphModel:
+    """Nodes, edges and backward passes of one drawing (see the module docstring).
+
+    ``max_nodes`` is the node budget: past it, a new node that repeats the shape of a visible one (same
+    kind, same op, same kinds of inputs) is folded into it (``hidden`` counts them), and any other new node
+    into one ``collapsed`` node per layer. ``grow=False`` keeps the structure fixed: events then only update
+    gradients, saved state and the replay of the nodes already drawn.
+    """
+
+    def __init__(self, max_nodes: Optional[int] = 400, grow: bool = True) -> None:
+        self.max_nodes = max_nodes
+        self.grow = grow
+        self.layout = Layout()
+        self.visible: list = []      # VizNode in display order (index)
+        self.edges: list = []        # VizEdge in display order
+        self.passes: list = []       # one list of backward events per recorded pass (the last MAX_PASSES)
+        self.pass_count = 0          # passes recorded so far, including those no longer kept
+        self.version = 0             # bumps on every change
+        self._nodes: dict = {}       # key -> VizNode (visible ones)
+        self._rep: dict = {}         # folded key -> visible key
+        self._edge_keys: dict = {}   # (src, dst, position) -> VizEdge
+        self._edge_at: dict = {}     # (dst, position) -> VizEdge
+        self._acc: dict = {}         # AccumulateGrad node id -> leaf key
+        self._pending: dict = {}     # tensor id -> (Value, requires_grad) of tensors not drawn yet
+        self._by_sig: dict = {}      # shape signature -> first visible key
+        self._more: dict = {}        # layer -> key of its collapsed node
+        self._objects: dict = {}     # id(obj) -> (obj, key) for objects walked without engine ids (torch)
+        self._enriched: set = set()
+        self._current: Optional[list] = None
+        self._json: dict = {}        # key -> cached node JSON; edge index -> cached edge JSON in _edge_json
+        self._edge_cache: dict = {}  # edge index -> (placements seen, JSON)
+        self._synthetic = itertools.count(-1, -1)
+        self.hidden = 0
+
+    # ------------------------------------------------------------------ building
+    @classmethod
+    def from_tensor(cls, tensor, namespace: Optional[Mapping] = None, max_nodes: Optional[int] = 400,
+                    grow: bool = False) -> "GraphModel":
+        """The graph that produced ``tensor`` (ours or PyTorch's), with names from ``namespace``."""
+        model = cls(max_nodes=max_nodes, grow=grow)
+        model.add_tensor(tensor)
+        if namespace is not None:
+            model.set_names(tensors_in(namespace))
+        return model
+
+    @classmethod
+    def from_trace(cls, trace: Iterable, namespace: Optional[Mapping] = None,
+                   max_nodes: Optional[int] = 400) -> "GraphModel":
+        """The graph built by a recorded event trace (``events.record()``), with its backward passes."""
+        model = cls(max_nodes=max_nodes)
+        for event in trace:
+            model.apply(event)
+        if namespace is not None:
+            model.set_names(tensors_in(namespace))
+        return model
+
+    def node(self, key: int) -> Optional[VizNode]:
+        """The visible node for ``key`` (following folds), or None when it is not in the drawing."""
+        node = self._nodes.get(key)
+        if node is None and key in self._rep:
+            node = self._nodes.get(self._rep[key])
+        return node
+
+    def find(self, label: str) -> VizNode:
+        """The first visible node whose label is ``label`` (handy in tests and lessons)."""
+        for n in self.visible:
+            if n.label == label:
+                return n
+        raise KeyError(f"no node labelled {label!r}; labels: {[n.label for n in self.visible]}")
+
+    def edges_into(self, key: int) -> list:
+        return [e for e in self.edges if e.dst == key]
+
+    def edges_from(self, key: int) -> list:
+        return [e for e in self.edges if e.src == key]
+
+    @property
+    def leaves(self) -> list:
+        return [n for n in self.visible if n.kind == "leaf"]
+
+    def _touch(self, key: int) -> None:
+        self._json.pop(key, None)  # its cached drawing is stale
+        self.version += 1
+
+    def _new(self, key: int, kind: str, op: str = "", tensor_id=None, value=None, inputs=(),
+             layer: Optional[int] = None, near: Optional[float] = None) -> VizNode:
+        """Add a node (or fold it) and return the visible node that stands for it."""
+        reps = tuple(self._visible_key(k) for k in inputs)
+        if self.max_nodes is not None and len(self.visible) >= self.max_nodes:
+            return self._fold(key, kind, op, reps, layer)
+        node = VizNode(key, kind, op, tensor_id, value)
+        node.inputs = tuple(inputs)
+        node.layer, node.slot = self.layout.place(key, reps, layer, near)
+        node.index = len(self.visible)
+        self.visible.append(node)
+        self._nodes[key] = node
+        self._touch(key)
+        return node
+
+    def _signature(self, kind: str, op: str, reps: tuple) -> tuple:
+        return kind, op, tuple((self._nodes[r].kind, self._nodes[r].op) if r in self._nodes else None for r in reps)
+
+    def _fold(self, key: int, kind: str, op: str, reps: tuple, layer: Optional[int]) -> VizNode:
+        if not self._by_sig:  # the budget is spent: index the shapes of what is drawn, once
+            for n in self.visible:
+                self._by_sig.setdefault(self._signature(n.kind, n.op, tuple(self._visible_key(k) for k in n.inputs)),
+                                        n.key)
+        target = self._by_sig.get(self._signature(kind, op, reps))
+        if target is None:
+            if layer is None:
+                layer = 1 + max((self._nodes[r].layer for r in reps if r in self._nodes), default=-1)
+            target = self._more.get(layer)
+            if target is None:
+                target = next(self._synthetic)
+                more = VizNode(target, "collapsed")
+                more.layer, more.slot = self.layout.place(target, (), layer)
+                more.index = len(self.visible)
+                self.visible.append(more)
+                self._nodes[target] = more
+                self._more[layer] = target
+        if len(self._rep) >= _REP_LIMIT:
+            for old in list(itertools.islice(self._rep, _REP_LIMIT // 2)):
+                del self._rep[old]
+        self._rep[key] = target
+        node = self._nodes[target]
+        node.hidden += 1
+        self.hidden += 1
+        self._touch(target)
+        return node
+
+    def _visible_key(self, key: int) -> int:
+        return key if key in self._nodes else self._rep.get(key, key)
+
+    def _edge(self, src: int, dst: int, position: int, tracked: bool) -> None:
+        src, dst = self._visible_key(src), self._visible_key(dst)
+        if src == dst:
+            return
+        found = self._edge_keys.get((src, dst, position))
+        if found is not None:
+            found.count += 1
+            return
+        edge = VizEdge(src, dst, position, tracked, len(self.edges))
+        self.edges.append(edge)
+        self._edge_keys[(src, dst, position)] = edge
+        self._edge_at.setdefault((dst, position), edge)
+        self.version += 1
+
+    def _ensure_input(self, spec: tuple) -> int:
+        """Make sure an input exists (leaves at layer 0); constants are placed later, beside their consumer."""
+        key, kind, tensor_id, value, _ = spec
+        if key in self._nodes or key in self._rep:
+            node = self.node(key)
+            if node is not None and node.kind == "constant" and kind == "leaf":
+                node.kind = "leaf"  # requires_grad_() after creation
+                self._touch(node.key)
+            return key
+        if kind != "constant":
+            self._new(key, kind, "" if kind == "leaf" else "?", tensor_id, value, layer=0 if kind == "leaf" else None)
+        return key
+
+    def _add_op(self, key: int, op: str, specs: list, saved: tuple, tensor_id: Optional[int],
+                saved_state: str) -> VizNode:
+        """Add a function node after its inputs; ``specs`` describe the inputs (see :meth:`_input_specs`)."""
+        for spec in specs:
+            self._ensure_input(spec)
+        node = self._new(key, "op", op, tensor_id, None, inputs=[s[0] for s in specs])
+        if node.key == key:
+            node.saved = _in_input_order(saved)
+            node.saved_state = saved_state if saved else "none"
+        for spec in specs:
+            ckey, kind, ctid, cvalue, _ = spec
+            if ckey not in self._nodes and ckey not in self._rep:
+                layer = max(node.layer - 1, 0)
+                self._new(ckey, kind, "", ctid, cvalue, layer=layer, near=node.slot)
+        for position, spec in enumerate(specs):
+            self._edge(spec[0], key, position, spec[4])
+        return node
+
+    # ------------------------------------------------------------------ events
+    def apply(self, event) -> None:
+        """Update the model with one engine event (any kind; unknown kinds are ignored)."""
+        handler = _HANDLERS.get(event.kind)
+        if handler is not None:
+            handler(self, event)
+
+    def _tensor_created(self, e) -> None:
+        if not e.is_leaf:
+            node = self.node(e.grad_fn_id) if e.grad_fn_id is not None else None
+            if node is not None and node.key == e.grad_fn_id and node.value is None:
+                node.value = Value.of(e.value)
+                node.shape = node.value.shape
+                node.tensor_id = e.tensor_id
+                self._touch(node.key)
+            return
+        if not self.grow:
+            return
+        if e.requires_grad:
+            if e.tensor_id not in self._nodes and e.tensor_id not in self._rep:
+                self._new(e.tensor_id, "leaf", "", e.tensor_id, Value.of(e.value), layer=0)
+            return
+        if len(self._pending) >= _PENDING:
+            del self._pending[next(iter(self._pending))]
+        self._pending[e.tensor_id] = Value.of(e.value)
+
+    def _node_created(self, e) -> None:
+        if not self.grow:
+            return
+        leaf_of = dict(e.leaf_nodes)
+        self._acc.update(leaf_of)
+        specs = []
+        for (nid, _), tid in zip(e.next_functions, e.input_ids):
+            if nid is None:
+                specs.append((tid, "constant", tid, self._pending.pop(tid, None), False))
+            elif nid in leaf_of:
+                specs.append((tid, "leaf", tid, self._pending.pop(tid, None), True))
+            else:
+                specs.append((nid, "op", tid, None, True))
+        self._add_op(e.node_id, e.name, specs, tuple(n for n, _ in e.saved), e.output_id,
+                     "saved" if e.saved else "none")
+
+    def key_of_node(self, node_id: Optional[int]) -> Optional[int]:
+        """The visible key for a graph node id (an AccumulateGrad id maps to its leaf)."""
+        key = self._acc.get(node_id, node_id)
+        node = self.node(key)
+        return node.key if node is not None else None
+
+    def edge_at(self, key: int, position: int) -> Optional[VizEdge]:
+        """The edge into input ``position`` of the visible node ``key`` (where a gradient leaves it)."""
+        return self._edge_at.get((key, position))
+
+    def key_of_grad(self, e) -> Optional[int]:
+        """The node whose ``.grad`` a GradAccumulated event changed: a leaf, or a non-leaf's op node."""
+        node = self._nodes.get(e.tensor_id)
+        if node is None:
+            node = self.node(self._acc.get(e.node_id, e.node_id))
+        return node.key if node is not None else None
+
+    def _backward_started(self, e) -> None:
+        roots = [self.key_of_node(n) for n in e.root_node_ids]
+        if not any(r is not None for r in roots):
+            self._current = None
+            return
+        self._current = [_light(e)]
+        for edge in self.edges:
+            if edge.grad is not None:
+                edge.grad = None
+                self._edge_cache.pop(edge.index, None)
+                self.version += 1
+        for r in roots:
+            if r is not None and not self._nodes[r].root:
+                self._nodes[r].root = True
+                self._touch(r)
+
+    def _record(self, e) -> bool:
+        if self._current is None:
+            return False
+        self._current.append(_light(e))
+        return True
+
+    def _node_executed(self, e) -> None:
+        if self._record(e) and self._current[0].retain_graph:
+            node = self.node(e.node_id)
+            if node is not None and node.saved_state == "saved":
+                node.saved_state = "kept"
+                self._touch(node.key)
+
+    def _gradient_flowed(self, e) -> None:
+        if not self._record(e):
+            return
+        src = self.key_of_node(e.source_id)
+        edge = self.edge_at(src, e.position) if src is not None else None
+        if edge is not None:
+            edge.grad = Value.of(e.value)
+            self._edge_cache.pop(edge.index, None)
+            self.version += 1
+
+    def _grad_accumulated(self, e) -> None:
+        if not self._record(e):
+            return
+        key = self.key_of_grad(e)
+        if key is not None:
+            self._nodes[key].grad = Value.of(e.after)
+            self._touch(key)
+
+    def _saved_tensors_freed(self, e) -> None:
+        if not self._record(e):
+            return
+        node = self.node(e.node_id)
+        if node is not None:
+            node.saved_state = "freed"
+            self._touch(node.key)
+
+    def _backward_ended(self, e) -> None:
+        if self._record(e):
+            self.passes.append(self._current)
+            self.pass_count += 1
+            del self.passes[:-MAX_PASSES]
+            self._current = None
+            self.version += 1
+
+    # ------------------------------------------------------------------ walking grad_fn
+    def _key(self, obj, create: bool = True) -> Optional[int]:
+        """The key of a tensor or graph node: its engine id, or a synthetic one for PyTorch objects."""
+        own = getattr(obj, "_id", None)
+        if isinstance(own, int):
+            return own
+        entry = self._objects.get(id(obj))
+        if entry is None:
+            if not create:
+                return None
+            entry = self._objects[id(obj)] = (obj, next(self._synthetic))
+        return entry[1]
+
+    def add_tensor(self, tensor) -> Optional[VizNode]:
+        """Add the graph that produced ``tensor`` by walking ``grad_fn``; mark it as a root; return its node."""
+        fn = tensor.grad_fn
+        if fn is None:
+            kind = "leaf" if tensor.requires_grad else "constant"
+            key = self._key(tensor)
+            node = self.node(key) or self._new(key, kind, "", key, Value.of(_array(tensor)), layer=0)
+            self._refresh(node, tensor)
+        else:
+            for f in _post_order(fn):
+                if self.node(self._key(f)) is None:
+                    specs = self._input_specs(f)
+                    saved, state = _saved_of(f)
+                    self._add_op(self._key(f), f.name(), specs, saved, None, state)
+                self._enriched.add(self._key(f))
+            node = self.node(self._key(fn))
+            if node is not None and node.value is None:
+                node.value = Value.of(_array(tensor))
+                node.shape = node.value.shape
+        if node is not None:
+            node.root = True
+            self._touch(node.key)
+        return node
+
+    def _input_specs(self, fn) -> list:
+        """``(key, kind, tensor id, value, tracked)`` for each input of a function node."""
+        specs = []
+        for position, (child, _) in enumerate(fn.next_functions):
+            if child is None:
+                t = _saved_input(fn, position)
+                key = self._key(t) if t is not None else next(self._synthetic)
+                value = Value.of(_array(t)) if t is not None else None
+                specs.append((key, "constant", key, value, False))
+            elif hasattr(child, "variable"):
+                leaf = child.variable
+                key = self._key(leaf)
+                self._acc[self._key(child)] = key
+                specs.append((key, "leaf", key, Value.of(_array(leaf)), True))
+                if self.node(key) is None:
+                    self._ensure_input(specs[-1])
+                    if key in self._nodes:
+                        self._refresh(self._nodes[key], leaf)
+            else:
+                specs.append((self._key(child), "op", None, None, True))
+        return specs
+
+    # ------------------------------------------------------------------ names and live values
+    def set_names(self, pairs: Iterable) -> bool:
+        """Name nodes after the ``(name, tensor)`` pairs (see :func:`names.tensors_in`); refresh their values.
+
+        Names not given any more are removed (the variable was rebound). Returns True when something changed.
+        """
+        found = {}
+        for name, t in pairs:
+            fn = getattr(t, "grad_fn", None)
+            key = self._key(fn if fn is not None else t, create=False)
+            node = self._nodes.get(key)
+            if node is None or key in found:
+                continue
+            found[key] = name
+            self._refresh(node, t)
+            if fn is not None and node.key not in self._enriched:
+                self._enrich(fn)
+        before = self.version
+        for node in self.visible:
+            name = found.get(node.key, "")
+            if node.name != name:
+                node.name = name
+                self._touch(node.key)
+        return self.version != before
+
+    def _refresh(self, node: VizNode, t) -> None:
+        """Take the current value (and ``.grad`` of a leaf) from a live tensor."""
+        value = Value.of(_array(t))
+        if node.value != value:
+            node.value, node.shape = value, value.shape
+            self._touch(node.key)
+        if node.kind == "leaf" or getattr(t, "retains_grad", False):
+            g = t._grad if hasattr(t, "_grad") else t.grad
+            grad = Value.of(_array(g)) if g is not None else None
+            if node.grad != grad:
+                node.grad = grad
+                self._touch(node.key)
+        if node.kind == "op" and node.op == "?":
+            node.op = t.grad_fn.name()
+            self._touch(node.key)
+
+    def _enrich(self, fn) -> None:
+        """Fill what events cannot tell (values of Python numbers, names of earlier ops) from live nodes."""
+        stack = [fn]
+        while stack:
+            f = stack.pop()
+            key = self._key(f, create=False)
+            node = self._nodes.get(key)
+            if key in self._enriched or node is None:
+                continue
+            self._enriched.add(key)
+            if node.op == "?":
+                node.op = f.name()
+                self._touch(key)
+            for spec, (child, _) in zip(self._input_specs_quiet(f), f.next_functions):
+                const = self.node(spec[0]) if spec[1] == "constant" else None
+                if const is not None and const.value is None and spec[3] is not None:
+                    const.value, const.shape = spec[3], spec[3].shape
+                    self._touch(const.key)
+                if child is not None and not hasattr(child, "variable"):
+                    stack.append(child)
+
+    def _input_specs_quiet(self, fn) -> list:
+        """Like :meth:`_input_specs` for nodes already drawn: read values, add nothing."""
+        out = []
+        for position, (child, _) in enumerate(fn.next_functions):
+            t = _saved_input(fn, position) if child is None else None
+            out.append((self._key(t, create=False) if t is not None else None, "constant" if child is None else "other", None,
+                        Value.of(_array(t)) if t is not None else None, child is not None))
+        return out
+
+    # ------------------------------------------------------------------ snapshot
+    def snapshot(self) -> dict:
+        """The JSON-ready drawing: nodes and edges with pixel geometry, in display order (indices never change).
+
+        >>> import autograd_tutor as torch
+        >>> x = torch.tensor(2., requires_grad=True)
+        >>> s = GraphModel.from_tensor(x * x).snapshot()
+        >>> [(n["label"], n["kind"]) for n in s["nodes"]], [(e["src"], e["dst"], e["pos"]) for e in s["edges"]]
+        ([('leaf', 'leaf'), ('MulBackward0', 'op')], [(0, 1, 0), (0, 1, 1)])
+        """
+        cache = self._json
+        nodes = [cache.get(n.key) or cache.setdefault(n.key, _node_json(n)) for n in self.visible]
+        edges = [self._edge_json(e) for e in self.edges]
+        width = max((n["x"] + n["w"] / 2 for n in nodes), default=0) + 24
+        height = max((n["y"] + n["h"] / 2 for n in nodes), default=0) + 24
+        return {"nodes": nodes, "edges": edges, "hidden": self.hidden, "width": width, "height": height}
+
+
+    def _edge_json(self, e: VizEdge) -> dict:
+        """An edge's JSON, cached until its gradient changes or a node lands in a layer it crosses."""
+        src, dst = self._nodes[e.src], self._nodes[e.dst]
+        stamp = self.layout.stamp(src.layer + 1, dst.layer)
+        cached = self._edge_cache.get(e.index)
+        if cached is not None and cached[0] == (stamp, e.count):
+            return cached[1]
+        ports = max(len(dst.inputs), e.position + 1)
+        segments, (lx, ly) = route((src.layer, src.slot), (dst.layer, dst.slot),
+                                   (e.position - (ports - 1) / 2) * PORT, self.layout.taken)
+        json = {"src": src.index, "dst": dst.index, "pos": e.position, "tracked": e.tracked,
+                "grad": e.grad.text if e.grad is not None else "", "count": e.count,
+                "path": path_d(segments), "lx": lx, "ly": ly}
+        self._edge_cache[e.index] = ((stamp, e.count), json)
+        return json
+
+
+def _node_json(n: VizNode) -> dict:
+    x, y = coordinates(n.layer, n.slot)
+    return {"key": n.index, "kind": n.kind, "label": n.label, "sub": n.subtitle, "op": n.op,
+            "value": n.value.text if n.value is not None else "",
+            "grad": n.grad.text if n.grad is not None else "",
+            "saved": list(n.saved), "state": n.saved_state, "hidden": n.hidden, "root": n.root,
+            "x": x, "y": y, "w": NODE_WIDTH, "h": node_height(bool(n.saved))}
+
+
+_HANDLERS = {
+    "tensor_created": GraphModel._tensor_created,
+    "node_created": GraphModel._node_created,
+    "backward_started": GraphModel._backward_started,
+    "node_executed": GraphModel._node_executed,
+    "gradient_flowed": GraphModel._gradient_flowed,
+    "grad_accumulated": GraphModel._grad_accumulated,
+    "hook_fired": GraphModel._record,
+    "saved_tensors_freed": GraphModel._saved_tensors_freed,
+    "backward_finished": GraphModel._backward_ended,
+    "backward_failed": GraphModel._backward_ended,
+}
+
+
+_RANK = {n: i for i, n in enumerate(s for slot in _INPUT_SLOTS for s in slot)}
+_RANK["result"] = len(_RANK) + 1
+
+
+def _in_input_order(names) -> tuple:
+    """Saved names in the order of the inputs they belong to (self, other, ...), then the rest, then result."""
+    if len(names) < 2:
+        return tuple(names)
+    return tuple(sorted(names, key=lambda n: _RANK.get(n, len(_RANK) - 1)))
+
+
+_ARRAYS = {"gradient_flowed": ("value",), "grad_accumulated": ("before", "after")}
+_ARRAY_TUPLES = {"node_executed": ("grad_outputs", "grad_inputs")}
+
+
+def _light(e) -> SimpleNamespace:
+    """An event with its arrays replaced by :class:`Value` heads, so a kept pass holds no big arrays."""
+    light = SimpleNamespace(**e.__dict__)
+    light.kind = e.kind
+    for k in _ARRAYS.get(e.kind, ()):
+        v = getattr(e, k)
+        setattr(light, k, None if v is None else Value.of(v))
+    for k in _ARRAY_TUPLES.get(e.kind, ()):
+        setattr(light, k, tuple(None if x is None else Value.of(x) for x in getattr(e, k)))
+    return light
+
+
+def _array(t):
+    """A tensor's values as a NumPy array (ours: ``_data``; PyTorch: ``detach().cpu().numpy()``)."""
+    if hasattr(t, "_data"):
+        return t._data
+    return t.detach().cpu().numpy()
+
+
+def _post_order(root) -> list:
+    """Function nodes reachable from ``root`` (AccumulateGrad excluded), inputs before consumers."""
+    order, seen = [], {id(root)}
+    stack = [(root, iter(root.next_functions))]
+    while stack:
+        fn, children = stack[-1]
+        for child, _ in children:
+            if child is None or hasattr(child, "variable") or id(child) in seen:
+                continue
+            seen.add(id(child))
+            stack.append((child, iter(child.next_functions)))
+            break
+        else:
+            order.append(fn)
+            stack.pop()
+    return order
+
+
+def _saved_input(fn, position: int):
+    """The tensor an untracked input left in the node's saved slots (``x * 2`` saved the 2), if any."""
+    if position >= len(_INPUT_SLOTS):
+        return None
+    for name in _INPUT_SLOTS[position]:
+        try:
+            t = getattr(fn, f"_saved_{name}")
+        except (AttributeError, RuntimeError):
+            continue
+        if is_tensor(t) and not t.requires_grad:
+            return t
+    return None
+
+
+def _saved_of(fn) -> tuple:
+    """(names of the tensors a node saved, "saved" | "freed" | "none"), for our nodes and PyTorch's."""
+    if hasattr(fn, "saved_summary"):
+        if fn.__dict__.get("_saved", {}) is None:
+            names = tuple(type(fn)._saved_names()) + (("result",) if getattr(type(fn), "saves_result", False) else ())
+            return names, "freed" if names else "none"
+        names = tuple(n for n, _ in fn.saved_summary())
+        return names, "saved" if names else "none"
+    names, freed = [], False
+    for attr in dir(fn):
+        if not attr.startswith("_saved_"):
+            continue
+        try:
+            value = getattr(fn, attr)
+        except RuntimeError:
+            names.append(attr[7:])
+            freed = True
+            continue
+        if is_tensor(value):
+            names.append(attr[7:])
+    return tuple(names), ("freed" if freed else "saved") if names else "none"

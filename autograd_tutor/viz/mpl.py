@@ -1,0 +1,135 @@
+"""The graph drawn with matplotlib, for books and slides: ``draw(tensor, ax=None)``, ``save_png(model, path)``.
+
+The geometry is the widget's (one snapshot, one layout). Edges are a single ``LineCollection`` of sampled
+curves, never one arrow patch per edge (matplotlib's ``FancyArrowPatch`` takes seconds on 1,000 edges);
+beyond ``DETAIL`` nodes, nodes become one scatter of markers and text is left out, so a 1,000-node graph
+draws in well under a second. matplotlib is imported only when you draw.
+
+>>> import autograd_tutor as torch
+>>> x = torch.tensor(2., requires_grad=True)
+>>> ax = draw(x * x + 1, namespace={"x": x})
+>>> sorted(t.get_text() for t in ax.texts if t.get_text() in ("x", "MulBackward0"))
+['MulBackward0', 'x']
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from .layout import bezier_points
+from .names import caller_namespace
+from .style import PALETTE
+
+__all__ = ["draw", "save_png", "DETAIL"]
+
+#: Above this many nodes the drawing keeps shapes and edges but drops per-node patches and text.
+DETAIL = 200
+_TS = tuple(i / 8 for i in range(9))
+
+
+def _model(target, namespace):
+    from .model import GraphModel
+    if isinstance(target, GraphModel):
+        return target
+    if hasattr(target, "model") and isinstance(target.model, GraphModel):  # a GraphWidget
+        return target.model
+    return GraphModel.from_tensor(target, namespace=namespace)
+
+
+def _curves(path: str) -> list:
+    """Sample an edge's SVG path (``M`` then ``C`` segments, as :func:`layout.path_d` writes) into points."""
+    points = []
+    head, *segs = path.split("C")
+    start = tuple(float(v) for v in head[1:].split(","))
+    for seg in segs:
+        c1, c2, end = (tuple(float(v) for v in p.split(",")) for p in seg.split())
+        points.extend(bezier_points((start, c1, c2, end), _TS if not points else _TS[1:]))
+        start = end
+    return points
+
+
+def draw(target, ax=None, namespace: Optional[dict] = None, state=None):
+    """Draw the graph of a tensor (ours or PyTorch's), a :class:`GraphModel` or a widget on ``ax``.
+
+    Names come from ``namespace`` (default: the notebook's, or the caller's variables). Returns the axes.
+    """
+    import matplotlib.pyplot as plt
+    from matplotlib.collections import LineCollection
+    from matplotlib.patches import FancyBboxPatch
+
+    model = _model(target, namespace if namespace is not None else caller_namespace())
+    snap = model.snapshot()
+    nodes, edges = snap["nodes"], snap["edges"]
+    if ax is None:
+        w, h = max(snap["width"], 200) / 100, max(snap["height"], 120) / 100
+        scale = min(1.0, 16 / w, 12 / h)
+        _, ax = plt.subplots(figsize=(w * scale, h * scale))
+    ax.set_xlim(0, max(snap["width"], 1))
+    ax.set_ylim(max(snap["height"], 1), 0)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    detail = len(nodes) <= DETAIL
+    edge_grads = state.edges if state is not None else {i: e["grad"] for i, e in enumerate(edges)}
+    for tracked, flowing in ((False, False), (True, False), (True, True)):
+        group = [i for i, e in enumerate(edges) if e["tracked"] == tracked and bool(edge_grads.get(i)) == flowing]
+        if not group:
+            continue
+        colour = PALETTE["grad"] if flowing else PALETTE["edge"] if tracked else PALETTE["data_edge"]
+        ax.add_collection(LineCollection([_curves(edges[i]["path"]) for i in group], colors=colour,
+                                         linewidths=1.6 if flowing else 1.0,
+                                         linestyles="solid" if tracked else (0, (4, 3)), zorder=1))
+        if detail:
+            for i in group:
+                if edge_grads.get(i):
+                    ax.text(edges[i]["lx"], edges[i]["ly"] - 4, edge_grads[i], ha="center", va="bottom",
+                            fontsize=8, color=PALETTE["grad"], fontweight="bold", zorder=4,
+                            bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none", alpha=0.85))
+    if not detail:
+        for kind, marker in (("leaf", "o"), ("op", "s"), ("constant", "D"), ("collapsed", "p")):
+            pts = [(n["x"], n["y"]) for n in nodes if n["kind"] == kind]
+            if pts:
+                stroke, fill = PALETTE[kind]
+                ax.scatter(*zip(*pts), s=40, marker=marker, c=fill, edgecolors=stroke, zorder=2,
+                           linestyles="dashed" if kind == "constant" else "solid")
+        return ax
+    by_index = {n.index: n.key for n in model.visible}
+    for n in nodes:
+        stroke, fill = PALETTE[n["kind"]]
+        w, h = n["w"], n["h"]
+        radius = h / 2 if n["kind"] == "leaf" else 4
+        ax.add_patch(FancyBboxPatch((n["x"] - w / 2, n["y"] - h / 2), w, h,
+                                    boxstyle=f"round,pad=0,rounding_size={radius}", fc=fill, ec=stroke,
+                                    lw=2.4 if n["root"] else 1.3, ls="--" if n["kind"] == "constant" else "-",
+                                    zorder=2))
+        if n["kind"] == "leaf":  # the double outline of a leaf
+            ax.add_patch(FancyBboxPatch((n["x"] - w / 2 + 4, n["y"] - h / 2 + 4), w - 8, h - 8,
+                                        boxstyle=f"round,pad=0,rounding_size={radius - 4}", fc="none",
+                                        ec=stroke, lw=0.8, zorder=2))
+        key = by_index[n["key"]]
+        grad = state.grads.get(key, n["grad"]) if state is not None else (n["grad"] or "None")
+        saved_state = state.saved.get(key, n["state"]) if state is not None else n["state"]
+        lines = [(n["label"], 8, "bold", PALETTE["text"]), (n["sub"], 6.5, "normal", PALETTE["muted"]),
+                 (n["value"], 7, "normal", PALETTE["text"]),
+                 ("grad " + grad if grad != "None" else "", 7, "bold", PALETTE["grad"]),
+                 (_saved_text(n["saved"], saved_state), 6.5, "normal",
+                  PALETTE["kept"] if saved_state == "kept" else PALETTE["muted"])]
+        top = n["y"] - h / 2
+        for (text, size, weight, colour), dy in zip(lines, (17, 30, 44, 57, h - 6)):
+            if text:
+                ax.text(n["x"], top + dy, text[:26], ha="center", va="baseline", fontsize=size, fontweight=weight,
+                        color=colour, zorder=3)
+    return ax
+
+
+def _saved_text(names: list, state: str) -> str:
+    if not names:
+        return ""
+    word = {"freed": "freed", "kept": "kept"}.get(state, "saved")
+    return f"{word}: {', '.join(names)}"
+
+
+def save_png(target, path: str, namespace: Optional[dict] = None, dpi: int = 150) -> None:
+    """Draw with matplotlib and write a PNG (the figure is closed afterwards)."""
+    import matplotlib.pyplot as plt
+    ax = draw(target, namespace=namespace if namespace is not None else caller_namespace())
+    ax.figure.savefig(path, dpi=dpi, bbox_inches="tight", facecolor="white")
+    plt.close(ax.figure)

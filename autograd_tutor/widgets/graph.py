@@ -1,0 +1,224 @@
+"""``GraphWidget``: the computation graph of your own code, live, with a backward replay in the browser.
+
+* ``GraphWidget()`` displayed in a cell grows as the following cells run (node by node);
+* ``GraphWidget(loss)`` or ``show(loss)`` draws the graph that produced a tensor, ours or PyTorch's;
+* ``with watch() as g:`` records what a block of code builds.
+
+The class is thin: traits plus one event subscription. The model, layout, narration and SVG live in
+:mod:`autograd_tutor.viz`; the drawing and the replay player are ``static/graph.js``. Events are applied to
+the Python model as they come, and the front end is updated at most every ``SYNC_INTERVAL`` seconds (the
+interval grows if sending gets expensive) and at the end of every notebook cell.
+
+>>> import autograd_tutor as torch
+>>> a = torch.tensor(3., requires_grad=True); b = torch.tensor(4., requires_grad=True)
+>>> g = GraphWidget()
+>>> d = a * b + a
+>>> d.backward()
+>>> g.refresh()
+>>> [n["label"] for n in g.graph["nodes"]], [e["grad"] for e in g.graph["edges"]]
+(['a', 'b', 'MulBackward0', 'd'], ['4', '3', '1', '1'])
+>>> g.step = 4; g.narration
+'a receives 1 + 4 = 5 and stores it in a.grad, which becomes 5.'
+>>> g.close()
+"""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Optional
+
+import anywidget
+import traitlets
+
+from .. import events
+from ..viz import (BACKWARD_KINDS, GraphModel, build_steps, html_table, replay_json, state_at, tensors_in,
+                   text_table, to_networkx, to_svg)
+from ..viz import draw as _draw
+from ..viz import save as _save
+from ..viz.names import notebook_namespace
+
+__all__ = ["GraphWidget", "show", "watch"]
+
+STATIC = Path(__file__).parent / "static"
+#: Shortest time between two updates sent to the browser while events arrive.
+SYNC_INTERVAL = 0.05
+
+
+class GraphWidget(anywidget.AnyWidget):
+    """A live drawing of the computation graph with a backward player (see the module docstring).
+
+    ``max_nodes`` is the node budget (repeated structure beyond it is collapsed); ``namespace`` is where
+    variable names are looked up (default: the notebook's, or the creating frame's globals); ``live=False``
+    draws once and never listens to events.
+    """
+    _esm = STATIC / "graph.js"
+    _css = STATIC / "graph.css"
+
+    graph = traitlets.Dict().tag(sync=True)
+    replay = traitlets.Dict().tag(sync=True)
+    step = traitlets.Int(0).tag(sync=True)
+    title = traitlets.Unicode("Computation graph").tag(sync=True)
+    render_ms = traitlets.Float(0.0).tag(sync=True)
+
+    def __init__(self, tensor=None, *, max_nodes: Optional[int] = 400, namespace: Optional[dict] = None,
+                 live: bool = True, title: Optional[str] = None, _depth: int = 1) -> None:
+        if namespace is None and notebook_namespace() is None:
+            namespace = sys._getframe(_depth).f_globals
+        self._namespace = namespace
+        if tensor is None:
+            self.model = GraphModel(max_nodes=max_nodes, grow=True)
+            kinds = None
+        else:
+            self.model = GraphModel.from_tensor(tensor, max_nodes=max_nodes, grow=False)
+            kinds = BACKWARD_KINDS
+        super().__init__(title=title or ("Computation graph" if tensor is None else "Graph of the tensor"))
+        self._steps: list = []
+        self._synced = -1
+        self._last_sync = 0.0
+        self._interval = SYNC_INTERVAL
+        self._subscription = events.subscribe(self._on_event, kinds) if live else None
+        self._shell = _register_cell_hook(self._on_cell_end) if live else None
+        self.refresh()
+
+    # ---------------------------------------------------------------- events in, state out
+    def _on_event(self, event) -> None:
+        self.model.apply(event)
+        if time.perf_counter() - self._last_sync >= self._interval:
+            self.refresh()
+
+    def _on_cell_end(self, *_) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Look up variable names and send the current graph and replay to the browser (if anything changed)."""
+        start = time.perf_counter()
+        namespace = self._namespace if self._namespace is not None else notebook_namespace()
+        if namespace is not None:
+            self.model.set_names(tensors_in(namespace))
+        if self.model.version == self._synced:
+            return
+        old = len(self._steps)
+        self._steps = build_steps(self.model)
+        with self.hold_sync():
+            self.graph = self.model.snapshot()
+            self.replay = replay_json(self.model, self._steps)
+            if len(self._steps) != old or self.step > len(self._steps):
+                self.step = len(self._steps)
+        self._synced = self.model.version
+        self._last_sync = time.perf_counter()
+        self._interval = max(SYNC_INTERVAL, 10 * (self._last_sync - start))
+
+    def stop(self) -> None:
+        """Stop listening to events: the drawing keeps what it has (the replay still works)."""
+        if self._subscription is not None:
+            self._subscription.remove()
+            self._subscription = None
+        if self._shell is not None:
+            _unregister_cell_hook(self._shell, self._on_cell_end)
+            self._shell = None
+
+    def close(self) -> None:
+        self.stop()
+        super().close()
+
+    # ---------------------------------------------------------------- what a lesson or a test reads
+    @property
+    def steps(self) -> list:
+        """The replay steps (:class:`~autograd_tutor.viz.Step`), as last sent to the browser."""
+        return self._steps
+
+    def state(self, step: Optional[int] = None):
+        """The replay state (edge labels, grads, saved states, active node) at ``step`` (default: the current)."""
+        return state_at(self.model, self._steps, self.step if step is None else step)
+
+    @property
+    def narration(self) -> str:
+        """The sentence shown for the current step ('' before the first one)."""
+        return self._steps[self.step - 1].text if 0 < self.step <= len(self._steps) else ""
+
+    def table(self, step: Optional[int] = None) -> str:
+        """The accessible HTML table of the nodes, in step with the replay."""
+        return html_table(self.model, self.state(step))
+
+    def to_svg(self, step: Optional[int] = None) -> str:
+        """The static SVG of the drawing (at the end of the replay, or at ``step``)."""
+        self.refresh()
+        return to_svg(self.model, self.state(step) if step is not None else None)
+
+    def save(self, path) -> Path:
+        """Write ``graph.svg`` (the static SVG) or ``graph.png`` (through matplotlib)."""
+        self.refresh()
+        return _save(self.model, path)
+
+    def draw(self, ax=None):
+        """Draw with matplotlib on ``ax`` (a new figure if None); returns the axes."""
+        self.refresh()
+        return _draw(self.model, ax=ax, namespace={})
+
+    def to_networkx(self):
+        self.refresh()
+        return to_networkx(self.model)
+
+    # ---------------------------------------------------------------- notebook display
+    def __repr__(self) -> str:
+        m = self.model
+        head = (f"GraphWidget: {len(m.visible)} nodes, {len(m.edges)} edges, {len(self._steps)} replay steps"
+                + (f", {m.hidden} collapsed" if m.hidden else ""))
+        return head + ("\n" + text_table(m, limit=12) if m.visible else "")
+
+    def _repr_mimebundle_(self, **kwargs):
+        self.refresh()
+        data, metadata = super()._repr_mimebundle_(**kwargs)
+        data["text/plain"] = repr(self)
+        data["image/svg+xml"] = to_svg(self.model)
+        return data, metadata
+
+
+def _register_cell_hook(callback):
+    """Call ``callback`` after every cell when running in IPython; return the shell (or None)."""
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None and hasattr(ipython, "get_ipython") else None
+    if shell is None or not hasattr(shell, "events"):
+        return None
+    shell.events.register("post_run_cell", callback)
+    return shell
+
+
+def _unregister_cell_hook(shell, callback) -> None:
+    try:
+        shell.events.unregister("post_run_cell", callback)
+    except ValueError:  # already gone
+        pass
+
+
+def show(tensor, **options) -> None:
+    """Display the graph that produced ``tensor`` (a :class:`GraphWidget`), or print it outside IPython."""
+    widget = GraphWidget(tensor, _depth=2, **options)
+    if notebook_namespace() is not None:
+        from IPython.display import display
+        display(widget)
+    else:
+        print(repr(widget))
+
+
+class watch:
+    """Record the graph a block of code builds: ``with watch() as g: ...``, then display ``g``.
+
+    The widget stops listening when the block ends; put ``backward()`` inside the block to replay it.
+    """
+
+    def __init__(self, **options) -> None:
+        self.options = options
+        self.widget: Optional[GraphWidget] = None
+
+    def __enter__(self) -> GraphWidget:
+        self.widget = GraphWidget(_depth=2, **self.options)
+        return self.widget
+
+    def __exit__(self, *exc) -> None:
+        if self.widget._namespace is not None and notebook_namespace() is None:
+            frame = sys._getframe(1)
+            self.widget._namespace = {**frame.f_globals, **frame.f_locals}
+        self.widget.stop()
+        self.widget.refresh()

@@ -1,0 +1,590 @@
+// autograd_tutor GraphWidget view: draws the graph snapshot that Python computed (nodes with their pixel
+// positions, edges with their paths) as SVG, and replays the backward steps recorded in Python, in the
+// browser, so the player works while the kernel is busy. Plain ES module: no bundler, no CDN.
+//
+// Traits read: graph {nodes, edges, hidden, width, height}, replay {steps, start}, step, title.
+// Traits written: step (the replay position), render_ms (time of the last full render, measured here).
+//
+// Large graphs stay responsive: only the nodes and edges inside the visible part of the drawing are in the
+// DOM (they are created and dropped as you pan and zoom), and when zoomed far out nodes are drawn as bare
+// shapes without text.
+
+const SVGNS = "http://www.w3.org/2000/svg";
+const SPEEDS = [0.5, 1, 2, 4];
+const KIND_NAMES = { leaf: "leaf", op: "result", constant: "constant", collapsed: "collapsed" };
+const DETAIL_SCALE = 0.45;   // below this zoom, nodes are shapes without text
+const MIN_START_SCALE = 0.5; // a large graph opens at this zoom around its root, not squeezed to fit
+const ICONS = {
+  start: '<path d="M3 2v12M13 2L5 8l8 6z"/>', back: '<path d="M12 2L4 8l8 6z"/>',
+  play: '<path d="M4 2l9 6-9 6z"/>', pause: '<path d="M4 2h3v12H4zM9 2h3v12H9z"/>',
+  fwd: '<path d="M4 2l8 6-8 6z"/>', end: '<path d="M13 2v12M3 2l8 6-8 6z"/>',
+};
+let uid = 0;
+
+function esc(s) {
+  return String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+}
+
+function fit(s, n) {
+  s = String(s);
+  return s.length <= n ? s : s.slice(0, n - 1) + "…";
+}
+
+function el(tag, attrs = {}, text) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function icon(name) {
+  return `<svg width="12" height="12" viewBox="0 0 16 16" aria-hidden="true" fill="currentColor">${ICONS[name]}</svg>`;
+}
+
+// ---------------------------------------------------------------- markup of one node / edge
+function nodeMarkup(n, detail) {
+  const w = n.w, h = n.h;
+  const cls = `agt-node agt-${n.kind}${n.root ? " agt-root-node" : ""}`;
+  let shape;
+  if (n.kind === "leaf") {
+    shape = `<rect class="agt-shape" width="${w}" height="${h}" rx="${h / 2}"/>` +
+      (detail ? `<rect class="agt-inner" x="3.5" y="3.5" width="${w - 7}" height="${h - 7}" rx="${h / 2 - 3.5}"/>` : "");
+  } else {
+    const stack = n.kind === "collapsed" || n.hidden
+      ? `<rect class="agt-stack" x="6" y="6" width="${w}" height="${h}" rx="4"/>` +
+        `<rect class="agt-stack" x="3" y="3" width="${w}" height="${h}" rx="4"/>` : "";
+    shape = stack + `<rect class="agt-shape" width="${w}" height="${h}" rx="4"/>`;
+  }
+  const head = `<g class="${cls}" data-i="${n.key}" transform="translate(${n.x - w / 2},${n.y - h / 2})">` +
+    `<rect class="agt-focus" x="-5" y="-5" width="${w + 10}" height="${h + 10}" rx="8"/>` + shape;
+  if (!detail) return head + "<title></title></g>";
+  const label = n.label + (n.hidden && n.kind !== "collapsed" ? ` ×${n.hidden + 1}` : "");
+  const saved = n.saved.length
+    ? `<text class="agt-saved" x="${w / 2}" y="${h - 6}"><tspan class="agt-sword">saved:</tspan> ` +
+      n.saved.map((s) => `<tspan>${esc(s)}</tspan>`).join(" ") + "</text>" : "";
+  return head +
+    `<text class="agt-label" x="${w / 2}" y="17">${esc(fit(label, 20))}</text>` +
+    (n.sub ? `<text class="agt-sub" x="${w / 2}" y="30">${esc(fit(n.sub, 22))}</text>` : "") +
+    (n.value ? `<text class="agt-value" x="${w / 2}" y="44">${esc(fit(n.value, 24))}</text>` : "") +
+    `<text class="agt-grad" x="${w / 2}" y="57"></text>` + saved + `<title></title></g>`;
+}
+
+function edgeMarkup(e, i) {
+  const cls = e.tracked ? "agt-edge" : "agt-edge agt-data";
+  return `<path class="${cls}" data-i="${i}" d="${e.path}"><title></title></path>`;
+}
+
+// ---------------------------------------------------------------- replay state (same fold as viz/replay.py)
+function stateAt(replay, pos) {
+  const grads = new Map(replay.start.grads), saved = new Map(replay.start.saved);
+  let edges = new Map(), locals = new Map(), step = null;
+  for (let k = 0; k < pos && k < replay.steps.length; k++) {
+    step = replay.steps[k];
+    if (step.reset) { edges = new Map(); locals = new Map(); }
+    for (const [i, v] of step.edges) edges.set(i, v);
+    for (const [i, v] of step.locals) locals.set(i, v);
+    for (const [i, v] of step.grads) grads.set(i, v);
+    for (const [i, v] of step.saved) saved.set(i, v);
+  }
+  const active = pos > 0 && step ? step.active : -1;
+  const current = new Set(pos > 0 && step ? step.edges.map(([i]) => i) : []);
+  return { grads, saved, edges, locals, step: pos > 0 ? step : null, active, current };
+}
+
+function describe(n, grad, state) {
+  const what = { leaf: "leaf tensor", op: `result of ${n.op}`, constant: "constant, no grad",
+    collapsed: `${n.hidden} collapsed nodes` }[n.kind];
+  const bits = [`${n.label}: ${what}`];
+  if (n.value) bits.push(`value ${n.value}`);
+  if (grad !== "None" || n.kind === "leaf") bits.push(`grad ${grad}`);
+  if (n.saved.length) bits.push(`saved ${n.saved.join(", ")} (${state})`);
+  return bits.join(", ");
+}
+
+function legendMarkup() {
+  const item = (svg, text) => `<span><svg width="28" height="16" aria-hidden="true">${svg}</svg>${text}</span>`;
+  return [
+    item(`<rect x="1" y="1" width="26" height="14" rx="7" fill="#E1EFF8" stroke="#0072B2" stroke-width="1.6"/>` +
+      `<rect x="3.5" y="3.5" width="21" height="9" rx="4.5" fill="none" stroke="#0072B2"/>`, "leaf tensor (AccumulateGrad)"),
+    item(`<rect x="1" y="1" width="26" height="14" rx="3" fill="#FDF1D6" stroke="#E69F00" stroke-width="1.6"/>`,
+      "result: grad_fn"),
+    item(`<rect x="1" y="1" width="26" height="14" rx="3" fill="#F2F2F2" stroke="#6E6E6E" stroke-width="1.6" ` +
+      `stroke-dasharray="4 2"/>`, "no grad"),
+    item(`<rect x="4" y="4" width="23" height="11" rx="2" fill="#F8E6EF" stroke="#CC79A7"/>` +
+      `<rect x="1" y="1" width="23" height="11" rx="2" fill="#F8E6EF" stroke="#CC79A7"/>`, "repeated, collapsed"),
+    item(`<line x1="1" y1="8" x2="27" y2="8" stroke="#555" stroke-width="1.5"/>`, "gradient path"),
+    item(`<line x1="1" y1="8" x2="27" y2="8" stroke="#9A9A9A" stroke-width="1.5" stroke-dasharray="4 3"/>`,
+      "no gradient"),
+    item(`<line x1="1" y1="8" x2="27" y2="8" stroke="#D55E00" stroke-width="2.5"/>`,
+      `<b style="color:#D55E00">gradient</b>&nbsp;flowing back`),
+    `<span>saved: self · <s style="color:#8A8A8A">freed</s> · <b style="color:#009E73">kept</b>&nbsp;` +
+      `(retain_graph=True)</span>`,
+  ].join("");
+}
+
+// ---------------------------------------------------------------- the view
+function render({ model, el: host }) {
+  const id = ++uid;
+  const ids = { arrow: `agt-arrow-${id}`, back: `agt-back-${id}`, title: `agt-title-${id}` };
+  const root = el("div", { class: "agt-root", tabindex: "0", role: "group",
+    "aria-roledescription": "computation graph",
+    "aria-label": "Computation graph. Left and right arrow keys step through the backward pass, " +
+      "Home and End jump, Space plays or pauses, plus and minus zoom, 0 fits." });
+
+  // top bar: title, counts, zoom
+  const top = el("div", { class: "agt-bar" });
+  const title = el("span", { class: "agt-title" });
+  const info = el("span", { class: "agt-info" });
+  const zoomOut = el("button", { type: "button", "aria-label": "Zoom out", title: "Zoom out (-)" }, "−");
+  const zoomIn = el("button", { type: "button", "aria-label": "Zoom in", title: "Zoom in (+)" }, "+");
+  const zoomFit = el("button", { type: "button", "aria-label": "Fit the whole graph", title: "Fit (0)" }, "Fit");
+  top.append(title, info, zoomOut, zoomIn, zoomFit);
+
+  // the drawing
+  const stage = el("div", { class: "agt-stage" });
+  const svg = document.createElementNS(SVGNS, "svg");
+  svg.setAttribute("class", "agt-svg");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-labelledby", ids.title);
+  svg.innerHTML = `<title id="${ids.title}"></title><defs>` +
+    `<marker id="${ids.arrow}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto">` +
+    `<path d="M0,1L9,5L0,9z" fill="#555555"/></marker>` +
+    `<marker id="${ids.back}" viewBox="0 0 10 10" refX="1" refY="5" markerWidth="6" markerHeight="6" ` +
+    `orient="auto-start-reverse"><path d="M0,1L9,5L0,9z" fill="#D55E00"/></marker></defs>` +
+    `<g class="agt-viewport"><g class="agt-edges"></g><g class="agt-nodes"></g><g class="agt-elabels"></g>` +
+    `<g class="agt-overlay"><text class="agt-total" visibility="hidden"></text></g></g>`;
+  const svgTitle = svg.querySelector("title");
+  const gEdges = svg.querySelector(".agt-edges"), gNodes = svg.querySelector(".agt-nodes");
+  const gLabels = svg.querySelector(".agt-elabels"), total = svg.querySelector(".agt-total");
+  const empty = el("div", { class: "agt-empty" }, "Run tensor code in the next cells: the graph appears here.");
+  stage.append(svg, empty);
+
+  // the player
+  const player = el("div", { class: "agt-bar agt-player", role: "toolbar", "aria-label": "Backward replay" });
+  const button = (name, label, keys) => {
+    const b = el("button", { type: "button", "aria-label": label, title: `${label} (${keys})` });
+    b.innerHTML = icon(name);
+    return b;
+  };
+  const bStart = button("start", "Go to the start", "Home");
+  const bBack = button("back", "Step back", "←");
+  const bPlay = el("button", { type: "button", "aria-label": "Play", title: "Play / pause (Space)", class: "agt-play" });
+  const bFwd = button("fwd", "Step forward", "→");
+  const bEnd = button("end", "Go to the end", "End");
+  const slider = el("input", { type: "range", min: "0", max: "0", value: "0", step: "1",
+    "aria-label": "Replay position" });
+  const speed = el("select", { "aria-label": "Replay speed" });
+  for (const s of SPEEDS) speed.append(el("option", { value: String(s) }, `${s}×`));
+  speed.value = "1";
+  const pos = el("span", { class: "agt-pos", "aria-hidden": "true" });
+  player.append(bStart, bBack, bPlay, bFwd, bEnd, slider, speed, pos);
+
+  const narration = el("p", { class: "agt-narration", "aria-live": "polite", "aria-atomic": "true" });
+  const detail = el("p", { class: "agt-detail" });
+  const legend = el("div", { class: "agt-legend", "aria-hidden": "true" });
+  legend.innerHTML = legendMarkup();
+  const tableBox = el("details", { class: "agt-tablebox" });
+  const tableWrap = el("div", { class: "agt-tablewrap" });
+  tableBox.append(el("summary", {}, "Nodes as a table (text alternative)"), tableWrap);
+  root.append(top, stage, player, narration, detail, legend, tableBox);
+  host.append(root);
+
+  // ------------------------------------------------------------ state of the view
+  let graph = { nodes: [], edges: [], hidden: 0, width: 0, height: 0 };
+  let nodeJson = [];                 // JSON text of each node, to see which ones changed
+  let nodeEls = new Map();           // index -> {g, grad, word, title, painted} for nodes in the DOM
+  let edgeEls = new Map();           // index -> {path, label, painted}
+  let rows = [];
+  let replay = { steps: [], start: { grads: [], saved: [] } };
+  let position = 0, timer = null, st = stateAt(replay, 0);
+  let view = null, userView = false, detailed = true, cullQueued = false;
+  let lastActive = -1, shownRowActive = -1, rowPainted = [];
+
+  // ------------------------------------------------------------ painting state onto elements
+  function gradOf(i) {
+    return st.grads.has(i) ? st.grads.get(i) : (graph.nodes[i].grad || "None");
+  }
+
+  function savedOf(i) {
+    return st.saved.has(i) ? st.saved.get(i) : graph.nodes[i].state;
+  }
+
+  function paintNode(i, rec) {
+    const n = graph.nodes[i], grad = gradOf(i), state = savedOf(i), active = st.active === i;
+    const key = `${grad}|${state}|${active}`;
+    if (rec.painted === key) return;
+    rec.painted = key;
+    if (rec.grad) {
+      rec.grad.textContent = grad !== "None" ? fit(`grad ${grad}`, 24) : n.kind === "leaf" ? "grad None" : "";
+      rec.grad.classList.toggle("agt-none", grad === "None");
+    }
+    if (rec.word) rec.word.textContent = state === "freed" ? "freed:" : state === "kept" ? "kept:" : "saved:";
+    rec.g.classList.toggle("agt-freed", state === "freed");
+    rec.g.classList.toggle("agt-kept", state === "kept");
+    rec.g.classList.toggle("agt-active", active);
+    rec.title.textContent = describe(n, grad, state);
+  }
+
+  function paintEdge(i, rec) {
+    const e = graph.edges[i], v = st.edges.get(i) || "", current = st.current.has(i);
+    const local = st.locals.get(i) || "";
+    const key = `${v}|${current}|${local}`;
+    if (rec.painted === key) return;
+    rec.painted = key;
+    rec.path.classList.toggle("agt-flow", v !== "");
+    rec.path.classList.toggle("agt-current", current);
+    if (v) rec.path.setAttribute("marker-start", `url(#${ids.back})`);
+    else rec.path.removeAttribute("marker-start");
+    if (e.tracked && !v) rec.path.setAttribute("marker-end", `url(#${ids.arrow})`);
+    else if (e.tracked) rec.path.removeAttribute("marker-end");
+    else rec.path.setAttribute("marker-end", `url(#${ids.arrow})`);
+    rec.path.firstChild.textContent = (v ? `gradient ${v}` : e.tracked ? "gradient path" : "no gradient") +
+      (local ? `; local derivative ${local}` : "");
+    if (rec.label) {
+      rec.label.textContent = fit(v, 18);
+      rec.label.classList.toggle("agt-current", current);
+    }
+  }
+
+  function paintRow(i) {
+    const n = graph.nodes[i], grad = gradOf(i), state = savedOf(i);
+    const key = `${grad}|${state}`;
+    if (rowPainted[i] === key) return;
+    rowPainted[i] = key;
+    const cells = rows[i].children;
+    cells[4].textContent = grad !== "None" ? grad : n.kind === "leaf" ? "None" : "";
+    cells[5].textContent = n.saved.length ? n.saved.join(", ") +
+      (state === "freed" ? " (freed)" : state === "kept" ? " (kept)" : "") : "";
+  }
+
+  // ------------------------------------------------------------ which nodes and edges are in the DOM
+  function inView(x0, y0, x1, y1, v) {
+    return x1 >= v.x && x0 <= v.x + v.w && y1 >= v.y && y0 <= v.y + v.h;
+  }
+
+  function edgeBox(e) {
+    const s = graph.nodes[e.src], d = graph.nodes[e.dst];
+    const x0 = Math.min(s.x, d.x) - 80, x1 = Math.max(s.x, d.x) + 80;
+    return [x0, Math.min(s.y, d.y) - 90, x1, Math.max(s.y, d.y) + 90];
+  }
+
+  function cull() {
+    cullQueued = false;
+    if (!view) return;
+    const margin = { x: view.x - view.w * 0.25, y: view.y - view.h * 0.25, w: view.w * 1.5, h: view.h * 1.5 };
+    const wantDetail = stage.clientWidth / view.w >= DETAIL_SCALE;
+    if (wantDetail !== detailed) {  // level of detail changed: rebuild what is shown
+      detailed = wantDetail;
+      svg.classList.toggle("agt-overview", !detailed);
+      for (const rec of nodeEls.values()) rec.g.remove();
+      for (const rec of edgeEls.values()) { rec.path.remove(); rec.label?.remove(); }
+      nodeEls = new Map(); edgeEls = new Map();
+    }
+    const newNodes = [], newEdges = [];
+    graph.nodes.forEach((n, i) => {
+      const visible = inView(n.x - n.w / 2, n.y - n.h / 2, n.x + n.w / 2, n.y + n.h / 2, margin);
+      const rec = nodeEls.get(i);
+      if (visible && !rec) newNodes.push(i);
+      else if (!visible && rec) { rec.g.remove(); nodeEls.delete(i); }
+    });
+    graph.edges.forEach((e, i) => {
+      const visible = inView(...edgeBox(e), margin);
+      const rec = edgeEls.get(i);
+      if (visible && !rec) newEdges.push(i);
+      else if (!visible && rec) { rec.path.remove(); rec.label?.remove(); edgeEls.delete(i); }
+    });
+    if (newNodes.length) {
+      const tmp = document.createElementNS(SVGNS, "g");
+      tmp.innerHTML = newNodes.map((i) => nodeMarkup(graph.nodes[i], detailed)).join("");
+      const made = Array.from(tmp.children);
+      made.forEach((g, k) => {
+        const rec = { g, grad: g.querySelector(".agt-grad"), word: g.querySelector(".agt-sword"),
+          title: g.lastElementChild, painted: null };
+        nodeEls.set(newNodes[k], rec);
+        paintNode(newNodes[k], rec);
+      });
+      gNodes.append(...made);
+    }
+    if (newEdges.length) {
+      const tmp = document.createElementNS(SVGNS, "g");
+      tmp.innerHTML = newEdges.map((i) => edgeMarkup(graph.edges[i], i)).join("");
+      const paths = Array.from(tmp.children);
+      const labels = [];
+      paths.forEach((path, k) => {
+        const i = newEdges[k], e = graph.edges[i];
+        let label = null;
+        if (detailed) {
+          label = document.createElementNS(SVGNS, "text");
+          label.setAttribute("class", "agt-elabel");
+          label.setAttribute("x", e.lx); label.setAttribute("y", e.ly - 4);
+          labels.push(label);
+        }
+        const rec = { path, label, painted: null };
+        edgeEls.set(i, rec);
+        paintEdge(i, rec);
+      });
+      gEdges.append(...paths);
+      gLabels.append(...labels);
+    }
+    root.dataset.inDom = String(nodeEls.size);
+  }
+
+  function queueCull() {
+    if (!cullQueued) { cullQueued = true; requestAnimationFrame(cull); }
+  }
+
+  // ------------------------------------------------------------ the graph trait
+  function drawGraph() {
+    const t0 = performance.now();
+    const g = model.get("graph") || {};
+    const nodes = g.nodes || [], edges = g.edges || [];
+    const reset = nodes.length < graph.nodes.length || edges.length < graph.edges.length;
+    const changed = [];
+    nodes.forEach((n, i) => {
+      const json = JSON.stringify(n);
+      if (nodeJson[i] !== json) { if (i < nodeJson.length) changed.push(i); nodeJson[i] = json; }
+    });
+    nodeJson.length = nodes.length;
+    const oldEdges = graph.edges;
+    graph = { nodes, edges, hidden: g.hidden || 0, width: g.width || 0, height: g.height || 0 };
+    if (reset) {
+      gNodes.replaceChildren(); gEdges.replaceChildren(); gLabels.replaceChildren();
+      nodeEls = new Map(); edgeEls = new Map();
+    } else {
+      for (const i of changed) {  // a node's text changed (a name, a value, a grad): redraw it
+        const rec = nodeEls.get(i);
+        if (rec) { rec.g.remove(); nodeEls.delete(i); }
+      }
+      for (const [i, rec] of edgeEls) {  // an edge was re-routed around a new node
+        if (oldEdges[i] && oldEdges[i].path !== edges[i].path) {
+          rec.path.setAttribute("d", edges[i].path);
+          rec.label?.setAttribute("x", edges[i].lx); rec.label?.setAttribute("y", edges[i].ly - 4);
+        }
+      }
+    }
+    empty.style.display = nodes.length ? "none" : "flex";
+    const counts = {};
+    for (const n of nodes) counts[n.kind] = (counts[n.kind] || 0) + 1;
+    info.textContent = `${nodes.length} nodes, ${edges.length} edges` +
+      (graph.hidden ? `, ${graph.hidden} repeated nodes collapsed` : "");
+    svgTitle.textContent = `Computation graph: ${nodes.length} nodes (` +
+      Object.entries(counts).map(([k, c]) => `${c} ${KIND_NAMES[k]}`).join(", ") + `), ${edges.length} edges`;
+    buildTable();
+    st = stateAt(replay, position);
+    if (!userView || reset) startView();
+    cull();
+    applyState();
+    const js = performance.now() - t0;
+    // after the next frame is painted: script + style + layout + paint of this render
+    requestAnimationFrame(() => setTimeout(() => {
+      const ms = performance.now() - t0;
+      root.dataset.renderMs = ms.toFixed(1);
+      root.dataset.renderJsMs = js.toFixed(1);
+      root.dataset.nodes = String(nodes.length);
+      model.set("render_ms", ms);
+      model.save_changes();
+    }, 0));
+  }
+
+  function buildTable() {
+    const head = ["name", "kind", "operation", "value", "grad", "saved"].map((h) => `<th scope="col">${h}</th>`).join("");
+    const body = graph.nodes.map((n) => {
+      const op = n.kind === "leaf" ? "AccumulateGrad" : n.kind === "op" ? n.op : "";
+      const opText = n.kind === "collapsed" || n.hidden ? `${op ? op + " " : ""}(+${n.hidden} hidden)` : op;
+      return `<tr><th scope="row">${esc(n.label)}</th><td>${KIND_NAMES[n.kind]}</td><td>${esc(opText)}</td>` +
+        `<td>${esc(n.value)}</td><td></td><td></td></tr>`;
+    }).join("");
+    tableWrap.innerHTML = `<table class="agt-table"><caption>Nodes of the computation graph</caption>` +
+      `<thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
+    rows = Array.from(tableWrap.querySelectorAll("tbody tr"));
+    rowPainted = []; shownRowActive = -1;
+  }
+
+  // ------------------------------------------------------------ replay
+  function applyState() {
+    for (const [i, rec] of nodeEls) paintNode(i, rec);
+    for (const [i, rec] of edgeEls) paintEdge(i, rec);
+    graph.nodes.forEach((_, i) => paintRow(i));
+    if (shownRowActive !== st.active) {
+      rows[shownRowActive]?.classList.remove("agt-active");
+      rows[st.active]?.classList.add("agt-active");
+      shownRowActive = st.active;
+    }
+    const step = st.step;
+    if (st.active >= 0 && step.total) {
+      const n = graph.nodes[st.active];
+      total.textContent = step.total;
+      total.setAttribute("x", n.x); total.setAttribute("y", n.y - n.h / 2 - 9);
+      total.setAttribute("visibility", "visible");
+    } else total.setAttribute("visibility", "hidden");
+    const count = replay.steps.length;
+    slider.max = String(count); slider.value = String(position);
+    slider.setAttribute("aria-valuetext", `step ${position} of ${count}`);
+    pos.textContent = `step ${position} / ${count}`;
+    bStart.disabled = bBack.disabled = position === 0;
+    bFwd.disabled = bEnd.disabled = position >= count;
+    bPlay.disabled = count === 0;
+    if (!count) narration.textContent = graph.nodes.length ? "Call .backward() to record a backward pass to replay." : "";
+    else if (position === 0) narration.textContent = "Before the backward pass. Press → (or Play) to step through it.";
+    else narration.textContent = step.text;
+    detail.textContent = step && step.locals.length
+      ? "Local derivatives: " + step.locals.map(([, t]) => t).join(";  ") : "";
+    if (st.active >= 0 && st.active !== lastActive) follow(graph.nodes[st.active]);
+    lastActive = st.active;
+  }
+
+  function setPosition(p, fromPython = false) {
+    p = Math.max(0, Math.min(replay.steps.length, p));
+    if (p === position && !fromPython) return;
+    position = p;
+    st = stateAt(replay, position);
+    applyState();
+    if (!fromPython && model.get("step") !== p) { model.set("step", p); model.save_changes(); }
+  }
+
+  function play() {
+    if (!replay.steps.length) return;
+    if (position >= replay.steps.length) {  // replay the last pass from its start
+      let start = 0;
+      replay.steps.forEach((s, i) => { if (s.kind === "start") start = i; });
+      setPosition(start);
+    }
+    bPlay.innerHTML = icon("pause") + " Pause"; bPlay.setAttribute("aria-label", "Pause");
+    const tick = () => {
+      if (position >= replay.steps.length) { pause(); return; }
+      setPosition(position + 1);
+      timer = setTimeout(tick, 900 / Number(speed.value));
+    };
+    clearTimeout(timer);
+    timer = setTimeout(tick, 250);
+  }
+
+  function pause() {
+    clearTimeout(timer); timer = null;
+    bPlay.innerHTML = icon("play") + " Play"; bPlay.setAttribute("aria-label", "Play");
+  }
+
+  // ------------------------------------------------------------ pan and zoom (viewBox)
+  function setView(v) {
+    view = v;
+    svg.setAttribute("viewBox", `${v.x} ${v.y} ${v.w} ${v.h}`);
+    queueCull();
+  }
+
+  function stageSize() {
+    const height = Math.max(150, Math.min(graph.height || 150, 520));
+    svg.style.height = `${height}px`;
+    return [stage.clientWidth || 800, height];
+  }
+
+  function fitView() {  // the whole graph, however small it gets
+    const [width, height] = stageSize();
+    const scale = Math.min(1, width / Math.max(graph.width, 1), height / Math.max(graph.height, 1));
+    setView({ x: 0, y: 0, w: width / scale, h: height / scale });
+    userView = false;
+  }
+
+  function startView() {  // the whole graph if it is readable, else a readable part around its root
+    const [width, height] = stageSize();
+    const scale = Math.min(1, width / Math.max(graph.width, 1), height / Math.max(graph.height, 1));
+    if (scale >= MIN_START_SCALE || !graph.nodes.length) { fitView(); return; }
+    const focus = graph.nodes.find((n) => n.root) || graph.nodes[graph.nodes.length - 1];
+    const w = width / MIN_START_SCALE, h = height / MIN_START_SCALE;
+    setView({ x: Math.max(0, focus.x + 110 - w), y: Math.max(0, focus.y - h / 2), w, h });
+  }
+
+  function follow(n) {  // keep the active node of the replay in sight
+    if (!view || inView(n.x - n.w / 2, n.y - n.h / 2, n.x + n.w / 2, n.y + n.h / 2, view)) return;
+    setView({ ...view, x: n.x - view.w / 2, y: n.y - view.h / 2 });
+  }
+
+  function zoom(factor, cx, cy) {
+    const w = view.w / factor, h = view.h / factor;
+    cx = cx ?? view.x + view.w / 2; cy = cy ?? view.y + view.h / 2;
+    setView({ x: cx - (cx - view.x) / factor, y: cy - (cy - view.y) / factor, w, h });
+    userView = true;
+  }
+
+  stage.addEventListener("wheel", (ev) => {
+    if (!ev.ctrlKey && !ev.metaKey) return;  // plain wheel scrolls the notebook; pinch or Ctrl+wheel zooms
+    ev.preventDefault();
+    const r = svg.getBoundingClientRect();
+    const cx = view.x + (ev.clientX - r.left) / r.width * view.w;
+    const cy = view.y + (ev.clientY - r.top) / r.height * view.h;
+    zoom(Math.exp(-ev.deltaY * 0.0025), cx, cy);
+  }, { passive: false });
+  let drag = null;
+  stage.addEventListener("pointerdown", (ev) => {
+    if (!view) return;
+    drag = { x: ev.clientX, y: ev.clientY, view: { ...view } };
+    stage.setPointerCapture(ev.pointerId);
+    stage.classList.add("agt-dragging");
+  });
+  stage.addEventListener("pointermove", (ev) => {
+    if (!drag) return;
+    const k = view.w / svg.getBoundingClientRect().width;
+    setView({ ...drag.view, x: drag.view.x - (ev.clientX - drag.x) * k, y: drag.view.y - (ev.clientY - drag.y) * k });
+    userView = true;
+  });
+  const endDrag = () => { drag = null; stage.classList.remove("agt-dragging"); };
+  stage.addEventListener("pointerup", endDrag);
+  stage.addEventListener("pointercancel", endDrag);
+
+  // ------------------------------------------------------------ controls and keyboard
+  bStart.addEventListener("click", () => { pause(); setPosition(0); });
+  bBack.addEventListener("click", () => { pause(); setPosition(position - 1); });
+  bFwd.addEventListener("click", () => { pause(); setPosition(position + 1); });
+  bEnd.addEventListener("click", () => { pause(); setPosition(replay.steps.length); });
+  bPlay.addEventListener("click", () => (timer ? pause() : play()));
+  slider.addEventListener("input", () => { pause(); setPosition(Number(slider.value)); });
+  zoomIn.addEventListener("click", () => zoom(1.25));
+  zoomOut.addEventListener("click", () => zoom(0.8));
+  zoomFit.addEventListener("click", fitView);
+  root.addEventListener("keydown", (ev) => {
+    const tag = ev.target.tagName;
+    if (tag === "INPUT" || tag === "SELECT") return;  // the slider and the speed menu keep their own keys
+    let handled = true;
+    switch (ev.key) {
+      case "ArrowRight": pause(); setPosition(position + 1); break;
+      case "ArrowLeft": pause(); setPosition(position - 1); break;
+      case "Home": pause(); setPosition(0); break;
+      case "End": pause(); setPosition(replay.steps.length); break;
+      case " ": if (tag === "BUTTON" || tag === "SUMMARY") handled = false; else if (timer) pause(); else play(); break;
+      case "+": case "=": zoom(1.25); break;
+      case "-": zoom(0.8); break;
+      case "0": fitView(); break;
+      default: handled = false;
+    }
+    if (handled) { ev.preventDefault(); ev.stopPropagation(); }
+  });
+
+  // ------------------------------------------------------------ traits
+  function loadReplay() {
+    const r = model.get("replay");
+    replay = r && r.steps ? r : { steps: [], start: { grads: [], saved: [] } };
+    position = Math.min(model.get("step") || 0, replay.steps.length);
+    st = stateAt(replay, position);
+  }
+  const onGraph = () => drawGraph();
+  const onReplay = () => { loadReplay(); applyState(); };
+  const onStep = () => setPosition(model.get("step") || 0, true);
+  const onTitle = () => { title.textContent = model.get("title") || ""; };
+  model.on("change:graph", onGraph);
+  model.on("change:replay", onReplay);
+  model.on("change:step", onStep);
+  model.on("change:title", onTitle);
+  onTitle();
+  pause();
+  loadReplay();
+  requestAnimationFrame(() => drawGraph());  // once attached, so that the stage has a width
+
+  return () => {
+    pause();
+    model.off("change:graph", onGraph);
+    model.off("change:replay", onReplay);
+    model.off("change:step", onStep);
+    model.off("change:title", onTitle);
+  };
+}
+
+export default { render };

@@ -1,0 +1,147 @@
+"""The conformance harness: run one program text against torch and against autograd_tutor, compare transcripts.
+
+A case is a small Python program that uses the name ``torch``. :func:`run` executes it twice, once with
+``torch`` bound to real PyTorch and once to ``autograd_tutor``, and records a *transcript*:
+
+* everything the program prints (``print`` is captured; tensor reprs, ``f"{t}"``, node reprs ...);
+* every warning, inline where it happened, as ``[Category] message``;
+* ``with expect(): stmt`` prints ``-> ExcType: message`` or ``-> (no exception)``, and swallows the error;
+* an exception that escapes the program ends the transcript with ``!! ExcType: message``.
+
+Object addresses (``0x7f...``) are replaced by ``0x?`` before the transcripts are compared character for
+character. Helpers available to every program:
+
+* ``expect()``: see above.
+* ``val(*tensors)``: prints each tensor's dtype and shape and records its values; the two runs' values must
+  agree with ``np.allclose`` (float32 tolerances, NaNs equal), so results that differ in the last bit pass.
+* ``graph(t)``: prints the whole backward graph below ``t`` (or below a node): each node once, numbered in
+  depth-first order, with ``type(node).__name__``, ``node.name()``, its ``next_functions`` as
+  ``(#k, input_nr)`` or ``(None, 0)``, and for an AccumulateGrad the name of its ``.variable``, found among the
+  program's variables by identity. Shared nodes (the same AccumulateGrad reached twice) print as the same number.
+* ``name_of(obj)``: the program variable that *is* ``obj``.
+"""
+from __future__ import annotations
+
+import difflib
+import re
+import textwrap
+import warnings
+
+import numpy as np
+import pytest
+
+ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
+
+
+class _Expect:
+    def __init__(self, write) -> None:
+        self.write = write
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, exc, tb) -> bool:
+        if kind is None:
+            self.write("-> (no exception)\n")
+            return False
+        if not issubclass(kind, Exception):
+            return False
+        self.write(f"-> {kind.__name__}: {exc}\n")
+        return True
+
+
+def _transcript(module, program: str) -> tuple[str, list]:
+    """Run ``program`` with ``torch`` = ``module``; return its normalised transcript and recorded values."""
+    out: list[str] = []
+    values: list = []
+    env: dict = {}
+
+    def write(text: str) -> None:
+        out.append(text)
+
+    def _print(*args, sep=" ", end="\n", file=None, flush=False) -> None:
+        write(sep.join(str(a) for a in args) + end)
+
+    def name_of(obj) -> str:
+        for k, v in env.items():
+            if v is obj and not k.startswith("_"):
+                return k
+        return "?"
+
+    def val(*tensors) -> None:
+        for t in tensors:
+            arr = np.array(t.detach().numpy(), copy=True)
+            values.append(arr)
+            write(f"val {t.dtype} {tuple(t.shape)}\n")
+
+    def graph(root) -> None:
+        node = root.grad_fn if isinstance(root, module.Tensor) else root
+        if node is None:
+            write("graph: no grad_fn\n")
+            return
+        ids: dict = {}
+        order: list = []
+        stack = [node]
+        while stack:  # depth-first, children in next_functions order
+            n = stack.pop()
+            if id(n) in ids:
+                continue
+            ids[id(n)] = len(order)
+            order.append(n)
+            stack.extend(c for c, _ in reversed(n.next_functions) if c is not None and id(c) not in ids)
+        for i, n in enumerate(order):
+            edges = ", ".join("(None, 0)" if c is None else f"(#{ids[id(c)]}, {nr})" for c, nr in n.next_functions)
+            extra = f" variable={name_of(n.variable)}" if hasattr(n, "variable") else ""
+            write(f"#{i} {type(n).__name__} {n.name()} [{edges}]{extra}\n")
+
+    env.update(torch=module, np=np, print=_print, expect=lambda: _Expect(write), val=val, graph=graph,
+               name_of=name_of, __name__="__conformance__")
+    was_enabled = module.is_grad_enabled()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("always")
+            warnings.showwarning = lambda message, category, *a, **k: write(f"[{category.__name__}] {message}\n")
+            exec(compile(textwrap.dedent(program), "<case>", "exec"), env)
+    except Exception as exc:  # the transcript records it; both runs must fail the same way
+        write(f"!! {type(exc).__name__}: {exc}\n")
+    finally:
+        module.set_grad_enabled(was_enabled)
+    return ADDRESS.sub("0x?", "".join(out)), values
+
+
+_primed: set = set()
+
+
+def _prime(module) -> None:
+    """Use up the warnings both libraries give only once per process (``backward(create_graph=True)``), so
+    that no transcript depends on which test ran first; test_conf_fresh.py checks them in fresh interpreters."""
+    if module.__name__ not in _primed:
+        _primed.add(module.__name__)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            x = module.tensor(1., requires_grad=True)
+            (x * x).backward(create_graph=True)
+
+
+def run(program: str) -> None:
+    """Assert that ``program`` behaves identically in torch and autograd_tutor."""
+    torch = pytest.importorskip("torch")
+    import autograd_tutor
+    _prime(torch)
+    _prime(autograd_tutor)
+    expected, expected_values = _transcript(torch, program)
+    actual, actual_values = _transcript(autograd_tutor, program)
+    if actual != expected:
+        diff = "".join(difflib.unified_diff(expected.splitlines(True), actual.splitlines(True), "torch",
+                                            "autograd_tutor"))
+        pytest.fail(f"transcripts differ:\n{diff}", pytrace=False)
+    assert len(actual_values) == len(expected_values)
+    for i, (a, e) in enumerate(zip(actual_values, expected_values)):
+        assert a.dtype == e.dtype and a.shape == e.shape, f"val #{i}: {a.dtype}{a.shape} vs {e.dtype}{e.shape}"
+        assert np.allclose(a, e, rtol=1e-5, atol=1e-6, equal_nan=True), f"val #{i} differs:\n{a}\nvs torch\n{e}"
+
+
+@pytest.fixture
+def conform():
+    """The harness as a fixture: ``conform(program)``."""
+    return run

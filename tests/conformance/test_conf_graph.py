@@ -1,0 +1,316 @@
+"""The graph API and leaf semantics: grad_fn, next_functions, AccumulateGrad, node hooks and metadata;
+is_leaf, requires_grad, retain_grad, detach, .data and .grad (sections 1, 2, 4, 5, 8, 10 of the reference)."""
+import pytest
+
+torch = pytest.importorskip("torch")
+
+CASES = {
+    # ---------------------------------------------------------------- graph structure
+    "d=a*b+a-structure": """
+        a = torch.tensor(3., requires_grad=True)
+        b = torch.tensor(4., requires_grad=True)
+        c = a * b
+        d = c + a
+        print(d.grad_fn.name(), d.grad_fn.next_functions)
+        mul, acc_a = d.grad_fn.next_functions[0][0], d.grad_fn.next_functions[1][0]
+        print(mul is c.grad_fn, mul.name(), mul.next_functions)
+        print(acc_a.name(), acc_a.variable is a, acc_a.next_functions, repr(acc_a.variable))
+        print(mul.next_functions[0][0] is acc_a, mul.next_functions[1][0].variable is b)
+        graph(d)
+    """,
+    "untracked-inputs": """
+        a = torch.tensor(3., requires_grad=True)
+        k = torch.tensor(4.)
+        d = a * k + k
+        print(d.grad_fn.next_functions)
+        print(d.grad_fn.next_functions[0][0].next_functions)
+        e = k * a
+        print(e.grad_fn.next_functions)
+        graph(d); graph(e)
+        print((k * 2).grad_fn, (k * 2).requires_grad, (k * 2).is_leaf)
+    """,
+    "leaf-propagation": """
+        a = torch.tensor(3., requires_grad=True)
+        b = torch.tensor(4.)
+        c = a * b
+        d = b * 2
+        for name, t in [("a", a), ("b", b), ("c", c), ("d", d)]:
+            print(name, "is_leaf=", t.is_leaf, "requires_grad=", t.requires_grad, "grad_fn=", t.grad_fn)
+        x = torch.ones(2, requires_grad=True)
+        print(torch.ones(2).requires_grad, torch.zeros(2, requires_grad=True).requires_grad)
+        y = (x * 2 + 1).sum()
+        print(y.requires_grad, y.is_leaf, y.grad_fn)
+        z = torch.tensor([1., 2.]) + torch.tensor([3., 4.])
+        print(z.requires_grad, z.is_leaf, z.grad_fn)
+    """,
+    "same-leaf-same-accumulate-node": """
+        x = torch.tensor(2., requires_grad=True)
+        y = x * x
+        n0, n1 = y.grad_fn.next_functions
+        print(n0[0] is n1[0], n0, n1)
+        z = x + 1
+        print(z.grad_fn.next_functions[0][0] is n0[0])
+        graph(y * z)
+        s = x + x
+        graph(s)
+    """,
+    "sequence-numbers": """
+        x = torch.tensor(2., requires_grad=True)
+        a = x * 2; b = a + 1; c = b.exp()
+        print(a.grad_fn._sequence_nr() < b.grad_fn._sequence_nr() < c.grad_fn._sequence_nr())
+        print(c.grad_fn._sequence_nr() - a.grad_fn._sequence_nr())
+        print(a.grad_fn.next_functions[0][0]._sequence_nr())
+    """,
+    "metadata": """
+        x = torch.tensor(2., requires_grad=True)
+        y = x * 3
+        print(y.grad_fn.metadata, type(y.grad_fn.metadata).__name__)
+        y.grad_fn.metadata["label"] = "triple"
+        print(y.grad_fn.metadata, y.grad_fn.metadata is y.grad_fn.metadata)
+        acc = y.grad_fn.next_functions[0][0]
+        print(acc.metadata)
+        acc.metadata["leaf"] = True
+        print(y.grad_fn.next_functions[0][0].metadata)
+    """,
+    "node-hooks-and-handles": """
+        a = torch.tensor(3., requires_grad=True)
+        b = torch.tensor(4.)
+        c = a * b
+        d = c + 1
+        hp = c.grad_fn.register_prehook(lambda gout: print("pre MulBackward0 grad_outputs=", gout))
+        hh = c.grad_fn.register_hook(lambda gin, gout: print("post MulBackward0 grad_inputs=", gin, "grad_outputs=", gout))
+        print(type(hp).__name__, type(hh).__name__)
+        d.backward(retain_graph=True)
+        print(a.grad)
+        hp.remove(); hh.remove()
+        c.grad_fn.register_hook(lambda gin, gout: (gin[0] * 100, None))
+        d.backward()
+        print(a.grad)
+    """,
+    "prehook-replaces-grad": """
+        x = torch.tensor(2., requires_grad=True)
+        y = x * 3
+        y.grad_fn.register_prehook(lambda gout: (gout[0] * 0.5,))
+        y.backward()
+        print(x.grad)
+    """,
+    "node-hooks-on-leaf-accumulate": """
+        x = torch.tensor(2., requires_grad=True)
+        y = x * 3
+        acc = y.grad_fn.next_functions[0][0]
+        acc.register_prehook(lambda gout: print("acc pre", gout))
+        acc.register_hook(lambda gin, gout: print("acc post", gin, gout))
+        y.backward()
+        print(x.grad)
+    """,
+    "node-hook-handle-remove-twice-and-context": """
+        x = torch.tensor(2., requires_grad=True)
+        y = x * 3
+        h = y.grad_fn.register_prehook(lambda g: print("pre", g))
+        h.remove(); h.remove()
+        with y.grad_fn.register_hook(lambda gi, go: print("post", gi)) as h2:
+            y.backward(retain_graph=True)
+        y.backward()
+        print(x.grad)
+    """,
+    "multiple-node-hooks-order": """
+        x = torch.tensor(2., requires_grad=True)
+        y = x * 3
+        z = y * 2
+        y.grad_fn.register_prehook(lambda g: print("pre1", g))
+        y.grad_fn.register_prehook(lambda g: (g[0] + 1,))
+        y.grad_fn.register_prehook(lambda g: print("pre3", g))
+        y.grad_fn.register_hook(lambda gi, go: print("post1", gi, go))
+        y.grad_fn.register_hook(lambda gi, go: (gi[0] * 10, gi[1]))
+        y.grad_fn.register_hook(lambda gi, go: print("post3", gi, go))
+        z.backward()
+        print(x.grad)
+    """,
+    "post-hook-two-inputs": """
+        a = torch.tensor(2., requires_grad=True)
+        b = torch.tensor(5., requires_grad=True)
+        y = a * b
+        y.grad_fn.register_hook(lambda gi, go: print("post", gi, go))
+        y.grad_fn.register_hook(lambda gi, go: (None, gi[1] * 2))
+        y.backward()
+        print(a.grad, b.grad)
+    """,
+    # ---------------------------------------------------------------- .grad
+    "grad-none-then-accumulates": """
+        x = torch.tensor(2., requires_grad=True)
+        print(x.grad)
+        y = x * 3
+        print(y.backward())
+        print(x.grad, x.grad.requires_grad, x.grad.is_leaf, x.grad.grad_fn)
+        (x * 3).backward()
+        print(x.grad)
+        x.grad = None
+        (x * 5).backward()
+        print(x.grad)
+        x.grad.zero_()
+        print(x.grad)
+        (x * 5).backward()
+        print(x.grad)
+    """,
+    "grad-accumulates-in-place": """
+        x = torch.tensor([1., 2.], requires_grad=True)
+        (x * 3).sum().backward()
+        g = x.grad
+        (x * 3).sum().backward()
+        print(g is x.grad, g)
+        x.grad = torch.tensor([10., 20.])
+        h = x.grad
+        (x * 3).sum().backward()
+        print(h is x.grad, x.grad)
+    """,
+    "leaf-used-twice": """
+        x = torch.tensor(3., requires_grad=True)
+        (x * x + x).backward()
+        print(x.grad)
+        y = torch.tensor([1., 2.], requires_grad=True)
+        (y * y * y).sum().backward()
+        print(y.grad)
+    """,
+    "non-leaf-grad-warning": """
+        x = torch.tensor(2., requires_grad=True)
+        y = x * 3
+        z = y * 2
+        print(y.grad)
+        z.backward()
+        print(y.grad)
+        print(x.grad)
+        for i in range(2):
+            print(y.grad)
+        print(z.grad)
+    """,
+    "retain-grad": """
+        x = torch.tensor(2., requires_grad=True)
+        y = x * 3
+        print(y.retains_grad, x.retains_grad)
+        y.retain_grad()
+        print(y.retains_grad, y.grad)
+        z = y * y
+        z.backward()
+        print(y.grad, x.grad)
+        print(y.grad.requires_grad, y.grad.grad_fn, y.grad.is_leaf)
+    """,
+    "retain-grad-accumulates": """
+        x = torch.tensor(2., requires_grad=True)
+        y = x * 3
+        y.retain_grad()
+        y.retain_grad()
+        z = y * 2
+        z.backward(retain_graph=True)
+        z.backward()
+        print(y.grad, x.grad)
+    """,
+    "retain-grad-on-leaf-and-untracked": """
+        x = torch.tensor(2., requires_grad=True)
+        print(x.retain_grad(), x.retains_grad)
+        (x * 2).backward()
+        print(x.grad)
+        u = torch.tensor(2.)
+        with expect(): u.retain_grad()
+    """,
+    "retain-grad-vector": """
+        x = torch.tensor([1., 2., 3.], requires_grad=True)
+        h = x.exp()
+        h.retain_grad()
+        y = (h * torch.tensor([1., 0., -1.])).sum()
+        y.backward()
+        print(h.grad, x.grad, h.retains_grad)
+    """,
+    "grad-setter-errors": """
+        x = torch.tensor([1., 2.], requires_grad=True)
+        with expect(): x.grad = torch.tensor([1., 2., 3.])
+        with expect(): x.grad = [1., 2.]
+        with expect(): x.grad = torch.tensor([1, 2])
+        with expect(): x.grad = torch.tensor([1., 2.], dtype=torch.float64)
+        x.grad = torch.tensor([1., 2.])
+        print(x.grad)
+        x.grad = None
+        print(x.grad)
+    """,
+    # ---------------------------------------------------------------- requires_grad
+    "requires-grad-underscore": """
+        a = torch.ones(2, 2)
+        r = a.requires_grad_()
+        print(r is a, a.requires_grad, a.is_leaf)
+        a.requires_grad_(False)
+        print(a.requires_grad)
+        a.requires_grad = True
+        print(a.requires_grad)
+        print(a)
+    """,
+    "requires-grad-on-non-leaf": """
+        x = torch.tensor(2., requires_grad=True)
+        y = x * 2
+        with expect(): y.requires_grad = False
+        with expect(): y.requires_grad_(False)
+        with expect(): y.requires_grad = True
+        with expect(): y.requires_grad_()
+        print(y.requires_grad)
+    """,
+    "no-grad-result-switched-on": """
+        x = torch.tensor(2., requires_grad=True)
+        with torch.no_grad():
+            y = x * 2
+        print(y.is_leaf, y.requires_grad)
+        y.requires_grad_()
+        (y * 3).backward()
+        print(y.grad, x.grad)
+    """,
+    # ---------------------------------------------------------------- detach / .data
+    "detach": """
+        x = torch.tensor([1., 2.], requires_grad=True)
+        y = x * 2
+        d = y.detach()
+        print(d, d.requires_grad, d.is_leaf, d.grad_fn)
+        print(d.data_ptr() == y.data_ptr())
+        d2 = x.detach()
+        d2[0] = 100.
+        print(x)
+        print(x._version, d2._version)
+    """,
+    "detach-in-place": """
+        x = torch.tensor([1., 2.], requires_grad=True)
+        y = x * 2
+        r = y.detach_()
+        print(r is y, y.requires_grad, y.is_leaf, y.grad_fn)
+        v = (x * 2)[0:1]
+        with expect(): v.detach_()
+        w = x.detach()
+        print(w.detach_() is w)
+    """,
+    "gradient-stops-at-detach": """
+        x = torch.tensor(3., requires_grad=True)
+        y = x * x.detach()
+        y.backward()
+        print(x.grad)
+        graph(y)
+    """,
+    "detached-saved-modified": """
+        x = torch.tensor([1., 2.], requires_grad=True)
+        y = x.exp()
+        y.detach().zero_()
+        with expect(): y.sum().backward()
+    """,
+    "data-attribute": """
+        x = torch.tensor([1., 2.], requires_grad=True)
+        print(x.data, x.data.requires_grad, x.data.is_leaf)
+        y = x.exp()
+        y.data.zero_()
+        y.sum().backward()
+        print(x.grad)
+        x.data = torch.tensor([5., 6.])
+        print(x)
+        with torch.no_grad():
+            x.data.mul_(2)
+        print(x, x._version)
+    """,
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_graph(conform, name):
+    conform(CASES[name])
