@@ -36,3 +36,9 @@ __all__ = ["autograd", "events", "Tensor", "Size", "return_types", "dtype", "ten
            "set_printoptions", "get_printoptions", "get_default_dtype", "float16", "half", "float32", "float",
            "float64", "double", "int8", "int16", "short", "int32", "int", "int64", "long", "uint8", "bool",
            "nn", "optim", *_ops_all]
+
+
+def load_ipython_extension(ipython) -> None:
+    """``%load_ext autograd_tutor``: registers ``%%autograd`` and ``%autograd_quiz`` (see ``magics``)."""
+    from .magics import load_ipython_extension as load
+    load(ipython)
