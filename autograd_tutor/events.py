@@ -20,6 +20,7 @@ never keeps a graph alive and never changes when the learner's tensors do.
 from __future__ import annotations
 
 import itertools
+import sys
 import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -175,8 +176,16 @@ def emit(event_type: type, **fields: Any) -> None:
             try:
                 sub.callback(event)
             except Exception as exc:  # a broken listener must not break the learner's code
-                warnings.warn(f"autograd_tutor: event subscriber {sub.callback!r} raised {exc!r} on a "
-                              f"{event.kind} event; the engine went on without it.", RuntimeWarning, stacklevel=2)
+                _report(f"autograd_tutor: event subscriber {sub.callback!r} raised {exc!r} on a "
+                        f"{event.kind} event; the engine went on without it.")
+
+
+def _report(message: str) -> None:
+    """Warn about a broken subscriber, even where warnings are turned into errors (then print it instead)."""
+    try:
+        warnings.warn(message, RuntimeWarning, stacklevel=3)
+    except Warning:
+        print(message, file=sys.stderr)
 
 
 class Subscription:

@@ -386,3 +386,19 @@ def test_memory_stays_flat_over_ten_thousand_steps_with_a_recorder():
         tracemalloc.stop()
     assert w.item() == pytest.approx(3.0, abs=1e-4)  # the learner's training still converged
     assert grown < 100_000, f"{grown} bytes still allocated after 9,000 more steps"
+
+
+def test_a_broken_subscriber_never_raises_into_code_that_turns_warnings_into_errors(capsys):
+    import warnings
+
+    import autograd_tutor as torch
+    from autograd_tutor import events
+    handle = events.subscribe(lambda e: 1 / 0, kinds=["tensor_created"])
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            t = torch.tensor(2.) * 3
+    finally:
+        handle.remove()
+    assert t.item() == 6.0
+    assert "ZeroDivisionError" in capsys.readouterr().err
