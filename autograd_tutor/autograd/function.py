@@ -92,7 +92,7 @@ class SavedTensor:
     An input is kept by reference; the node's own output is kept as its array (a reference to the output
     tensor would make a cycle) and rebuilt with ``grad_fn`` = the node when needed.
     """
-    __slots__ = ("tensor", "data", "version", "saved_version", "packed", "unpack", "is_output")
+    __slots__ = ("tensor", "data", "version", "saved_version", "packed", "unpack", "is_output", "edge")
 
     def __init__(self, tensor, is_output: bool) -> None:
         if tensor._inference and not grad_mode._inference[0]:
@@ -105,14 +105,16 @@ class SavedTensor:
         self.data = tensor._data
         if _pack_hooks and not tensor._wrapped:
             pack, self.unpack = _pack_hooks[-1]
-            self.packed = pack(tensor)
+            with grad_mode.no_grad():  # as in torch: what the hook computes is not recorded
+                self.packed = pack(tensor)
+            self.edge = None if is_output else tensor._edge()[0]
             self.tensor = None
 
     def get(self, node, as_tensor: bool):
         """The saved value as an array, or as a Tensor connected to the graph when ``as_tensor``."""
         if self.unpack is not None:
             value = self.unpack(self.packed)
-            return value if as_tensor else value._data
+            return self._reattach(value, node) if as_tensor else value._data
         if self.version[0] != self.saved_version:
             # torch names the node that owns an output, else the input's grad_fn *now* (after the in-place op)
             raise RuntimeError(self._version_message(node if self.is_output else self.tensor.grad_fn))
@@ -121,6 +123,18 @@ class SavedTensor:
         if not as_tensor:
             return self.data
         return Tensor._make(self.data, True, node, self.version)
+
+    def _reattach(self, value, node):
+        """An unpacked value put in the saved tensor's place in the graph, as torch rebuilds it."""
+        if self.is_output:
+            return Tensor._make(value._data, True, node)
+        if self.edge is None:
+            return value
+        if isinstance(self.edge, AccumulateGrad):  # a leaf: the same AccumulateGrad receives its gradient
+            t = Tensor._make(value._data, True)
+            t._acc = weakref.ref(self.edge)
+            return t
+        return Tensor._make(value._data, True, self.edge)
 
     def _version_message(self, origin) -> str:
         shape = ", ".join(str(s) for s in self.data.shape)
@@ -164,10 +178,11 @@ class Function(Node):
 
     @classmethod
     def apply(cls, *inputs, **params):
-        record = grad_mode._grad_enabled[0] and any(t._requires_grad for t in inputs)
+        needs = tuple([t._requires_grad for t in inputs])  # a list comprehension: the hot path, ~2x a genexpr
+        record = grad_mode._grad_enabled[0] and True in needs
         if record:
             ctx = cls()
-            ctx.needs_input_grad = tuple(t._requires_grad for t in inputs)
+            ctx.needs_input_grad = needs
             ctx._saved = {}
         else:
             ctx = _NULL_CTX
@@ -186,8 +201,8 @@ class Function(Node):
     @staticmethod
     def _link(ctx, inputs, out) -> None:
         """Wire a recorded node into the graph: its edges, input shapes and saved result."""
-        ctx.next_functions = tuple(t._edge() for t in inputs)
-        ctx._meta = tuple((t._data.shape, t._data.dtype) for t in inputs)
+        ctx.next_functions = tuple([t._edge() for t in inputs])
+        ctx._meta = tuple([(t._data.shape, t._data.dtype) for t in inputs])
         ctx._seq = next(_node_seq)
         ctx._id = next(_ids)
         if ctx.saves_result:

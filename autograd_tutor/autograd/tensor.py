@@ -81,11 +81,26 @@ class return_types:
     min = type("min", (_ReturnType,), {"_name": "min"})
 
 
+_warned_once: set = set()
+
+
+def _warn_once(message: str) -> None:
+    """A UserWarning at the caller's caller, the first time in the process only (torch's TORCH_WARN_ONCE)."""
+    if message not in _warned_once:
+        _warned_once.add(message)
+        warnings.warn(message, UserWarning, stacklevel=3)
+
+
 def _wrap(value) -> "Tensor":
     """A Tensor for an operand: tensors pass through, Python numbers become 0-dim *wrapped numbers*."""
-    if isinstance(value, Tensor):
+    kind = type(value)
+    if kind is Tensor or isinstance(value, Tensor):
         return value
-    if isinstance(value, (bool, np.bool_)):
+    if kind is float:  # the common cases first, without the slower abstract-class checks below
+        t = Tensor._make(np.array(value, dtype=np.float64))
+    elif kind is int:
+        t = Tensor._make(np.array(value, dtype=np.int64))
+    elif isinstance(value, (bool, np.bool_)):
         t = Tensor._make(np.array(value, dtype=np.bool_))
     elif isinstance(value, numbers.Integral):
         t = Tensor._make(np.array(value, dtype=np.int64))
@@ -191,6 +206,8 @@ class Tensor:
             if not flag:
                 raise RuntimeError(NON_LEAF_FLAG)
             raise RuntimeError("you can only change requires_grad flags of leaf variables.")
+        if flag and self._data.dtype.kind != "f":
+            raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
         self._set_requires_grad(flag)
 
     def _set_requires_grad(self, flag: bool) -> None:
@@ -398,7 +415,7 @@ class Tensor:
 
     def __float__(self) -> float:
         if self._requires_grad:
-            warnings.warn(SCALAR_WARNING, UserWarning, stacklevel=2)
+            _warn_once(SCALAR_WARNING)
         return self._scalar(float)
 
     def __int__(self) -> int:
@@ -704,8 +721,11 @@ class Tensor:
         return F.MeanBackward1.apply(self, dim=self._dims(dim), keepdim=keepdim)
 
     def _dims(self, dim) -> tuple:
-        dims = (dim,) if isinstance(dim, int) else tuple(dim)
-        return tuple(_dim(d, self.ndim) for d in dims)
+        dims = tuple(_dim(d, self.ndim) for d in ((dim,) if isinstance(dim, int) else dim))
+        for i, d in enumerate(dims):
+            if d in dims[:i]:
+                raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+        return dims
 
     def _extreme(self, whole, along, numpy_arg, ret, dim, keepdim, other):
         if other is not None:
@@ -826,12 +846,11 @@ class Tensor:
     @property
     def T(self):
         if self.ndim != 2:
-            warnings.warn(
+            _warn_once(
                 "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated and it "
                 "will throw an error in a future release. Consider `x.mT` to transpose batches of matrices or "
                 "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor. (Triggered "
-                "internally at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4314.)",
-                UserWarning, stacklevel=2)
+                "internally at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4314.)")
         return self.permute(*reversed(range(self.ndim)))
 
     @property
@@ -855,12 +874,14 @@ class Tensor:
     swapaxes = transpose
 
     def permute(self, *dims):
-        dims = tuple(_dim(d, self.ndim) for d in _shape_args(dims))
-        if sorted(dims) != list(range(self.ndim)):
+        dims = _shape_args(dims)
+        if len(dims) != self.ndim:
             raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does not match the "
                                "length of the desired ordering of dimensions i.e. input.dim() = "
-                               f"{self.ndim} is not equal to len(dims) = {len(dims)}" if len(dims) != self.ndim
-                               else "permute(): duplicate dims are not allowed.")
+                               f"{self.ndim} is not equal to len(dims) = {len(dims)}")
+        dims = tuple(_dim(d, self.ndim) for d in dims)
+        if len(set(dims)) != len(dims):
+            raise RuntimeError("permute(): duplicate dims are not allowed.")
         return F.PermuteBackward0.apply(self, dims=dims)
 
     def unsqueeze(self, dim):
@@ -893,6 +914,15 @@ class Tensor:
 
     def narrow(self, dim, start, length):
         d = _dim(dim, self.ndim)
+        n = self.shape[d]
+        if not -n <= start <= n:
+            raise IndexError(f"start out of range (expected to be in range of [{-n}, {n}], but got {start})")
+        if start < 0:
+            start += n
+        if length < 0:
+            raise RuntimeError("narrow(): length must be non-negative.")
+        if start + length > n:
+            raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({n}).")
         return F.SliceBackward0.apply(self, dim=d, key=slice(start, start + length))
 
     def select(self, dim, index):
