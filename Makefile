@@ -24,8 +24,12 @@ chromium:
 	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; } \
 	  || echo "chromium could not be installed (not root?): the browser tests will be skipped"
 
+# The whole suite: unit, property, conformance and browser tests with the docstring examples; every lesson
+# under nbval-lax; the golden notebooks (committed with outputs) under strict nbval.
 test: $(STAMP) chromium
 	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --nbval-lax --nbval-current-env notebooks
+	$(BIN)/python -m pytest --nbval --nbval-current-env --nbval-sanitize-with tests/golden/sanitize.cfg tests/golden
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
