@@ -32,13 +32,15 @@ class AutogradMagics(Magics):
     """``%%autograd`` and ``%autograd_quiz``."""
 
     @cell_magic
-    def autograd(self, line: str, cell: str):
-        """Run the cell and return (so display) a GraphWidget of what it built and backpropagated."""
+    def autograd(self, line: str, cell: str) -> None:
+        """Run the cell, then display a GraphWidget of what it built and backpropagated."""
+        from IPython.display import display
+
         from .widgets import watch
         options = _cell_options(line)
         with watch(max_nodes=options.max_nodes, title=options.title) as graph:
             self.shell.run_cell(cell, store_history=False)
-        return graph
+        display(graph)
 
     @line_magic
     def autograd_quiz(self, line: str):

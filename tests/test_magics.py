@@ -3,8 +3,9 @@ import pytest
 
 pytest.importorskip("IPython")
 from IPython.testing.globalipapp import get_ipython  # noqa: E402
+from IPython.utils.capture import capture_output  # noqa: E402
 
-from autograd_tutor.widgets import GraphWidget, QuizWidget  # noqa: E402
+from autograd_tutor.widgets import QuizWidget  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -14,29 +15,39 @@ def shell():
     return ip
 
 
+def _run(shell, cell):
+    with capture_output() as captured:
+        result = shell.run_cell(cell)
+    return result, captured
+
+
 def test_cell_magic_shows_the_graph_the_cell_built_and_its_backward(shell):
-    result = shell.run_cell("%%autograd\n"
-                            "import autograd_tutor as torch\n"
-                            "a = torch.tensor(3., requires_grad=True)\n"
-                            "b = torch.tensor(4., requires_grad=True)\n"
-                            "d = a * b + a\n"
-                            "d.backward()\n")
+    result, captured = _run(shell, "%%autograd\n"
+                                   "import autograd_tutor as torch\n"
+                                   "a = torch.tensor(3., requires_grad=True)\n"
+                                   "b = torch.tensor(4., requires_grad=True)\n"
+                                   "d = a * b + a\n"
+                                   "d.backward()\n"
+                                   "print('grads', a.grad.item(), b.grad.item())\n")
     assert result.success
-    graph = shell.user_ns["_"]  # what the cell displayed (the inner run of the cell owns result.result)
-    assert isinstance(graph, GraphWidget)
-    labels = [n["label"] for n in graph.graph["nodes"]]
-    assert {"a", "b", "MulBackward0", "d"} <= set(labels)
-    assert sorted(e["grad"] for e in graph.graph["edges"]) == ["1", "1", "3", "4"]
-    assert shell.user_ns["a"].grad.item() == 5.0  # the cell really ran in the user's namespace
-    graph.close()
+    assert "grads 5.0 3.0" in captured.stdout  # the cell itself ran, in the user's namespace
+    shown = captured.outputs[-1].data
+    assert "application/vnd.jupyter.widget-view+json" in shown
+    text = shown["text/plain"]
+    assert text.startswith("GraphWidget: 4 nodes, 4 edges")
+    assert "replay steps" in text and " 0 replay steps" not in text  # the backward was recorded for replay
+    rows = {line.split()[0]: line.split() for line in text.splitlines()[2:]}
+    assert rows["a"][:5] == ["a", "leaf", "AccumulateGrad", "3", "5"]
+    assert rows["b"][:5] == ["b", "leaf", "AccumulateGrad", "4", "3"]
+    assert rows["d"][:3] == ["d", "result", "AddBackward0"]
 
 
 def test_cell_magic_options_and_bad_options(shell):
-    result = shell.run_cell("%%autograd --max-nodes 50 --title 'Tiny'\nimport autograd_tutor as torch\n"
-                            "y = torch.tensor(2., requires_grad=True) ** 3\n")
-    assert result.success and shell.user_ns["_"].title == "Tiny"
-    shell.user_ns["_"].close()
-    bad = shell.run_cell("%%autograd --nodes 5\npass\n")
+    result, captured = _run(shell, "%%autograd --max-nodes 50 --title 'Tiny'\nimport autograd_tutor as torch\n"
+                                   "y = torch.tensor(2., requires_grad=True) ** 3\n")
+    assert result.success
+    assert "PowBackward0" in captured.outputs[-1].data["text/plain"]
+    bad, _ = _run(shell, "%%autograd --nodes 5\npass\n")
     assert isinstance(bad.error_in_exec, ValueError)
     assert "--max-nodes" in str(bad.error_in_exec)
 
