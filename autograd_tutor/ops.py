@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .autograd import functions as F
+from .autograd.dtypes import LEGACY_NAMES
 from .autograd.tensor import Tensor, _broadcast_shape, _dim, _wrap
 
 __all__ = ["add", "sub", "rsub", "mul", "div", "pow", "neg", "reciprocal", "exp", "log", "tanh", "sigmoid", "relu", "sqrt",
@@ -58,22 +59,26 @@ def where(condition, input, other) -> Tensor:
     condition, a, b = _wrap(condition), _wrap(input), _wrap(other)
     if condition._data.dtype != np.bool_:
         raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype "
-                           f"{condition.dtype.name.capitalize()}")
+                           f"{LEGACY_NAMES[condition._data.dtype.name][:-6]}")
     shape = _broadcast_shape(_broadcast_shape(condition._data.shape, a._data.shape), b._data.shape)
     return F.WhereBackward0.apply(a, b, condition=_wrap(np.broadcast_to(condition._data, shape)))
 
 
 def _check_sequence(tensors, name: str) -> list:
     if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
-        raise TypeError(f"{name}(): argument 'tensors' must be tuple of Tensors, not {type(tensors).__name__}")
-    if not tensors:
-        raise RuntimeError(f"{name}(): expected a non-empty list of Tensors")
-    return [_wrap(t) for t in tensors]
+        raise TypeError(f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, not "
+                        f"{type(tensors).__name__}")
+    for i, t in enumerate(tensors):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}")
+    return list(tensors)
 
 
 def cat(tensors, dim=0) -> Tensor:
     """Join tensors along an existing dimension."""
-    tensors = _check_sequence(tensors, "torch.cat")
+    tensors = _check_sequence(tensors, "cat")
+    if not tensors:
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     ref = tensors[0]
     if ref.ndim == 0:
         raise RuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
@@ -94,6 +99,8 @@ concat = cat
 def stack(tensors, dim=0) -> Tensor:
     """Join same-shaped tensors along a new dimension."""
     tensors = _check_sequence(tensors, "stack")
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
     for i, t in enumerate(tensors[1:], 1):
         if t.shape != tensors[0].shape:
             raise RuntimeError(f"stack expects each tensor to be equal size, but got {list(tensors[0].shape)} at "

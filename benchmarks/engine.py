@@ -1,7 +1,8 @@
 """How fast is the autograd_tutor engine? Side by side with torch, micrograd and hand-written NumPy.
 
-Run:  .venv/bin/python benchmarks/engine.py            (about a minute)
-      .venv/bin/python benchmarks/engine.py --quick    (a smoke run: same work, one timed repeat)
+Run:  .venv/bin/python benchmarks/engine.py               (under a minute on a quiet machine)
+      .venv/bin/python benchmarks/engine.py --quick       (a smoke run: same work, one timed repeat)
+      .venv/bin/python benchmarks/engine.py --cpu-time    (CPU time instead of wall time, on a busy machine)
 
 Four measurements, all in this one process:
 
@@ -15,11 +16,12 @@ losses and gradients agree (to a stated tolerance: the engines compute in float3
 float64). Each time is the best (min) over R repeats of N back-to-back runs after W warm-up runs, measured with
 ``time.perf_counter``; the implementations take turns repeat by repeat, and, as in ``timeit``, the garbage
 collector is off inside a timed repeat (one extra row shows autograd_tutor's scalar chain with it on).
+Microseconds per op are the time of a run divided by the graph operations it records.
 
 NumPy's BLAS reads ``OPENBLAS_CORETYPE`` and ``OPENBLAS_L2_SIZE`` when NumPy is imported, so the effect of those
 variables can only be seen across two runs: run the script once as is and once under
 ``env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE``. The header prints the variables, the BLAS kernel NumPy chose,
-and the thread counts (torch is set to NumPy's count).
+the thread count given to both NumPy and torch (``--threads``, default 1) and the machine's load.
 """
 from __future__ import annotations
 
@@ -98,18 +100,22 @@ def describe_environment(cfg) -> list:
     if torch is not None:
         blas = "MKL" if "BLAS_INFO=mkl" in torch.__config__.show() else "see torch.__config__.show()"
         lines.append(f"torch: {torch.get_num_threads()} thread(s), BLAS {blas}")
-    lines.append(f"threads: --threads {cfg.threads} for both NumPy and torch. Two thread pools in one process "
-                 "spin-wait for cores; with fewer cores than their sum, torch's 64x64 matmuls slow down many "
-                 "times over (seen here with 2+2 threads on 2 CPUs).")
-    lines.append("timing: time.perf_counter; best (min) of R repeats of N back-to-back runs after W warm-up runs;")
+    lines.append(f"threads: --threads {cfg.threads} for both NumPy and torch (two thread pools in one process "
+                 "spin-wait for cores: with more threads than CPUs, torch's 64x64 matmuls slow down several-fold)")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
+    lines.append(f"timing: time.{cfg.clock.__name__}; best (min) of R repeats of N back-to-back runs after W "
+                 "warm-up runs;")
     lines.append("  implementations take turns repeat by repeat; gc collected before and disabled during each repeat "
                  "(as timeit), with the objects of the imports frozen (gc.freeze)"
                  + ("; --quick: one repeat, timings are rough" if cfg.quick else ""))
+    lines.append(f"load average at start: {load:.2f} on {os.cpu_count()} CPUs"
+                 + (" -- a busy machine: wall-clock times are inflated; --cpu-time measures CPU time instead"
+                    if load > (os.cpu_count() or 1) / 2 and cfg.clock is time.perf_counter else ""))
     return lines
 
 
 # ---------------------------------------------------------------------------------------------- timing and checks
-def best_times(runs: dict, repeats: int, number: int, warmup: int, gc_on: tuple = ()) -> dict:
+def best_times(runs: dict, repeats: int, number: int, warmup: int, clock, gc_on: tuple = ()) -> dict:
     """Seconds per call of each ``run``: the minimum over ``repeats`` of the mean of ``number`` back-to-back calls.
 
     The runs take turns (one repeat each per round, starting one further along every round), so a noisy spell
@@ -128,10 +134,10 @@ def best_times(runs: dict, repeats: int, number: int, warmup: int, gc_on: tuple 
             if name not in gc_on:
                 gc.disable()
             try:
-                start = time.perf_counter()
+                start = clock()
                 for _ in range(number):
                     run()
-                best[name] = min(best[name], (time.perf_counter() - start) / number)
+                best[name] = min(best[name], (clock() - start) / number)
             finally:
                 gc.enable()
     return best
@@ -275,7 +281,7 @@ def bench_chain(cfg) -> tuple:
     table = Table(f"1. scalar chain, forward + backward  [W={cfg.warmup}, R={r}, N={number}]",
                   n, "mul, add, tanh repeated on 0-dim tensors; us/op = us/run / 2000")
     runs = {name: run for name, (run, _) in impls.items()}
-    times = best_times(runs, r, number, cfg.warmup, gc_on=("autograd_tutor, gc on",))
+    times = best_times(runs, r, number, cfg.warmup, cfg.clock, gc_on=("autograd_tutor, gc on",))
     roles = {"torch": "torch", "numpy float32 scalars, hand backprop": "numpy"}
     for name in impls:
         table.add(name, times[name], roles.get(name, ""), notes.get(name, ""))
@@ -415,10 +421,11 @@ def bench_mlp(cfg) -> tuple:
                   f"micrograd W={min(cfg.warmup, 1)}, R={cfg.micrograd_repeats}, N=1]", 11,
                   "3 matmul, 3 add, 2 tanh, sub, pow, mean; us/op = us/run / 11 graph ops")
     runs = {name: run for name, (run, _) in impls.items() if name != "micrograd"}
-    times = best_times(runs, r, number, cfg.warmup)
+    times = best_times(runs, r, number, cfg.warmup, cfg.clock)
     notes = {}
     if "micrograd" in impls:
-        times.update(best_times({"micrograd": impls["micrograd"][0]}, cfg.micrograd_repeats, 1, min(cfg.warmup, 1)))
+        times.update(best_times({"micrograd": impls["micrograd"][0]}, cfg.micrograd_repeats, 1, min(cfg.warmup, 1),
+                                cfg.clock))
         notes["micrograd"] = f"(~{BATCH * (16 * 5 + 16 * 33 + 32 + 2)} Value ops per step)"
     roles = {"torch": "torch", "numpy float32, hand backprop": "numpy"}
     for name in impls:
@@ -500,7 +507,7 @@ def bench_deep(cfg) -> tuple:
     r, number = cfg.deep
     table = Table(f"3. {DEEP_LAYERS} layers of tanh(h @ W), {BATCH}x{WIDTH} @ {WIDTH}x{WIDTH}, forward + backward  "
                   f"[W={cfg.warmup}, R={r}, N={number}]", 2 * DEEP_LAYERS + 1, "200 mm, 200 tanh, 1 sum")
-    times = best_times({name: run for name, (run, _) in impls.items()}, r, number, cfg.warmup)
+    times = best_times({name: run for name, (run, _) in impls.items()}, r, number, cfg.warmup, cfg.clock)
     roles = {"torch": "torch", "numpy float32, hand backprop": "numpy"}
     for name in impls:
         table.add(name, times[name], roles.get(name, ""))
@@ -524,7 +531,7 @@ def bench_events(cfg) -> list:
             with events.record() as trace:
                 run()
             trace_len.append(len(trace))
-        times = best_times({"bare": run, "recording": recorded}, r, number, cfg.warmup)
+        times = best_times({"bare": run, "recording": recorded}, r, number, cfg.warmup, cfg.clock)
         bare, rec = times["bare"], times["recording"]
         ratios[name] = rec / bare
         out.append(f"{name:<20}{bare * 1e6:>12.1f}{rec * 1e6:>14.1f}{trace_len[-1]:>12}{rec / bare:>8.2f}"
@@ -538,7 +545,11 @@ def main(argv=None) -> int:
     parser.add_argument("--quick", action="store_true", help="one timed repeat of each: a smoke run, rough numbers")
     parser.add_argument("--threads", type=int, default=1,
                         help="BLAS threads for NumPy and torch alike (default 1: see the header's note)")
+    parser.add_argument("--cpu-time", action="store_true",
+                        help="time with time.process_time (this process's CPU time) instead of time.perf_counter, "
+                             "for a machine busy with other work")
     cfg = parser.parse_args(argv)
+    cfg.clock = time.process_time if cfg.cpu_time else time.perf_counter
     set_threads(cfg.threads)
     gc.freeze()  # the imports' objects (torch brings 150,000) would make every collection slow
     # (repeats, number) per workload: many short repeats, so that the minimum finds the machine's quiet moments.

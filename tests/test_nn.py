@@ -1,6 +1,7 @@
 """nn without torch: Parameter, Module bookkeeping, layers, losses, init; gradients against central differences.
 
 The comparisons with torch itself live in ``tests/conformance_nn``."""
+import collections
 import copy
 import math
 import pickle
@@ -281,7 +282,7 @@ def test_sequential_indexing_and_editing():
     assert seq.append(nn.Identity()) is seq and len(seq) == 3
     x = torch.tensor([[-1., 2.]])
     assert torch.allclose(seq(x), x.sigmoid().tanh())
-    named = nn.Sequential(__import__("collections").OrderedDict([("fc", nn.Linear(1, 1)), ("act", nn.ReLU())]))
+    named = nn.Sequential(collections.OrderedDict([("fc", nn.Linear(1, 1)), ("act", nn.ReLU())]))
     assert [n for n, _ in named.named_parameters()] == ["fc.weight", "fc.bias"] and isinstance(named.act, nn.ReLU)
 
 

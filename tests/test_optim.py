@@ -153,9 +153,10 @@ def test_parameter_groups_have_their_own_settings():
 
 def test_adam_repr_lists_torchs_settings():
     opt = torch.optim.Adam([nn.Parameter(torch.zeros(1))], lr=0.01)
-    assert repr(opt) == ("Adam (\nParameter Group 0\n    amsgrad: False\n    betas: (0.9, 0.999)\n    capturable: False\n"
-                         "    decoupled_weight_decay: False\n    differentiable: False\n    eps: 1e-08\n    foreach: None\n"
-                         "    fused: None\n    lr: 0.01\n    maximize: False\n    weight_decay: 0\n)")
+    assert repr(opt) == ("Adam (\nParameter Group 0\n    amsgrad: False\n    betas: (0.9, 0.999)\n"
+                         "    capturable: False\n    decoupled_weight_decay: False\n    differentiable: False\n"
+                         "    eps: 1e-08\n    foreach: None\n    fused: None\n    lr: 0.01\n    maximize: False\n"
+                         "    weight_decay: 0\n)")
 
 
 def test_state_dict_numbers_the_parameters_and_load_state_dict_maps_them_back():

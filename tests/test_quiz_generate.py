@@ -20,7 +20,8 @@ SCENARIOS = {
     "no_grad": "with torch.no_grad():\n    s = w * 2\nz = w * x\nloss = z * s",
     "retain_grad": "z = w * x\nz.retain_grad()\nh = z.exp()\nloss = h * w",
     "input used twice": "y = x * x\nloss = y * x",
-    "vectors": "v = torch.tensor([1.0, -2.0, 3.0], requires_grad=True)\nm = v * v\nloss = m.sum() + (v * w).mean()",
+    "vectors": ("v = torch.tensor([1.0, -2.0, 3.0], requires_grad=True)\nm = v * v\n"
+                "loss = m.sum() + (v * w).mean()"),
     "nothing saved": "loss = x + w + 1",
     "tanh chain": "a = x * 2\nb = a.tanh()\nloss = b * w",
     "non-scalar root": "v = torch.tensor([1.0, 2.0], requires_grad=True)\nloss = v * w",
@@ -29,8 +30,9 @@ SCENARIOS = {
     "after backward, nothing saved": "z = w + x\nloss = z.sum()\nloss.backward()",
     "part freed earlier": "y = x + 1\ny.backward()\nz = y * w\nloss = z",
     "changed in place": "z = w * x\nloss = z * w\nwith torch.no_grad():\n    w.add_(1)",
-    "linear layer": ("lin = torch.nn.Linear(2, 1)\nwith torch.no_grad():\n    lin.weight.copy_(torch.tensor([[0.5, -1.0]]))\n"
-                     "    lin.bias.fill_(0.25)\ninp = torch.tensor([[1.0, 2.0]])\nout = lin(inp)\nloss = (out * x).sum()"),
+    "linear layer": ("lin = torch.nn.Linear(2, 1)\nwith torch.no_grad():\n"
+                     "    lin.weight.copy_(torch.tensor([[0.5, -1.0]]))\n    lin.bias.fill_(0.25)\n"
+                     "inp = torch.tensor([[1.0, 2.0]])\nout = lin(inp)\nloss = (out * x).sum()"),
     "detach of a leaf, reused": "xd = x.detach()\nloss = (x * xd) * w",
 }
 
@@ -271,3 +273,12 @@ def test_numbers_rounded_to_three_significant_digits_pass(factor, typed):
     loss = x * factor
     quiz = quiz_from(loss, names={"x": x, "loss": loss})
     assert quiz.check("grad-value", typed).correct
+
+
+def test_untracked_inputs_made_before_the_leaves_are_still_offered():
+    ns = run("", autograd_tutor)  # x, w
+    c = autograd_tutor.tensor(5.0)
+    x = autograd_tutor.tensor(2.0, requires_grad=True)
+    loss = x * c                      # MulBackward0 saves c: it belongs with this graph
+    f = GraphFacts(loss, {"c": c, "x": x, "loss": loss, "w": ns["w"]})
+    assert [t.name for t in f.tensors] == ["x", "loss", "c"]  # w was made earlier and is unrelated

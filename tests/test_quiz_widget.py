@@ -110,9 +110,10 @@ def test_repr_is_deterministic_and_mimebundle_has_a_static_fallback():
     a, b = QuizWidget.from_bank("lesson1"), QuizWidget.from_bank("lesson1")
     assert repr(a) == repr(b)
     assert "0x" not in repr(a)
-    assert repr(a).splitlines()[:3] == ["QuizWidget: Lesson 1: the computation graph (6 questions, score 0/6)",
-                                        "1. By default, which tensors have their `.grad` attribute populated after "
-                                        "`loss.backward()`?", "   a) Every tensor in the graph, including intermediates"]
+    assert repr(a).splitlines()[:3] == [
+        "QuizWidget: Lesson 1: the computation graph (6 questions, score 0/6)",
+        "1. By default, which tensors have their `.grad` attribute populated after `loss.backward()`?",
+        "   a) Every tensor in the graph, including intermediates"]
     data, _ = a._repr_mimebundle_()
     assert set(data) == {"text/plain", "text/html", "application/vnd.jupyter.widget-view+json"}
     assert data["text/plain"] == repr(a)

@@ -26,6 +26,7 @@ import numpy as np
 
 from .. import events
 from . import grad_mode
+from .dtypes import LEGACY_NAMES
 from .function import AccumulateGrad, accumulate_node
 from .functions import CopyBackwards
 from .tensor import Tensor
@@ -88,9 +89,9 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     tensor(5.)
     """
     roots = _as_list(tensors)
-    if create_graph and not _warned_create_graph:  # torch warns once per process
+    if create_graph and not _warned_create_graph:  # torch warns once per process, from inside the library
         _warned_create_graph.append(True)
-        warnings.warn(CREATE_GRAPH_WARNING, UserWarning, stacklevel=3)
+        warnings.warn(CREATE_GRAPH_WARNING, UserWarning)
     grads = grad_tensors if grad_tensors is not None else grad_variables
     only = None
     if inputs is not None:
@@ -272,6 +273,10 @@ def _run_hooks(hooks: dict, g, create_graph, node, tensor_id, listening, kind="t
         if result is not None:
             if result.shape != g.shape:
                 raise RuntimeError(f"hook '{hook_name(fn)}' has changed the size of value")
+            was = g._data.dtype if create_graph else g.dtype
+            if result._data.dtype != was:
+                raise RuntimeError(f"hook '{hook_name(fn)}' has changed the type of value (was torch."
+                                   f"{LEGACY_NAMES[was.name]} got torch.{LEGACY_NAMES[result._data.dtype.name]})")
             g = result if create_graph else result._data
     return g
 
@@ -359,7 +364,8 @@ def _accumulate(node, g, targets, found, capture, inputs, create_graph, listenin
     _add_to_grad(leaf, g, create_graph, node, listening)
     if leaf._post_acc_hooks:
         for fn in tuple(leaf._post_acc_hooks.values()):
-            fn(leaf)
+            if fn(leaf) is not None:
+                raise RuntimeError("Tensor post accumulate grad hooks should return None.")
             if listening:
                 events.emit(events.HookFired, hook_kind="post_accumulate", node_id=node._id, tensor_id=leaf._id,
                             hook_name=hook_name(fn))

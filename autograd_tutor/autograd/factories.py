@@ -44,11 +44,32 @@ def _np_dtype(dtype, default=None):
     return dtype.np
 
 
+def _ragged(data, dim: int = 0, shape=None) -> str:
+    """torch's message for the first sequence whose length differs from the first one's at its depth."""
+    if shape is None:
+        shape, d = [], data
+        while isinstance(d, (list, tuple)) and d:
+            shape.append(len(d))
+            d = d[0]
+    for item in data:
+        if dim + 1 < len(shape) and isinstance(item, (list, tuple)):
+            if len(item) != shape[dim + 1]:
+                return f"expected sequence of length {shape[dim + 1]} at dim {dim + 1} (got {len(item)})"
+            found = _ragged(item, dim + 1, shape)
+            if found:
+                return found
+    return ""
+
+
 def _infer(data) -> np.ndarray:
     """An array from nested lists and numbers with torch's default dtypes (float32, int64, bool)."""
-    arr = np.array(data)
-    if arr.dtype == object:
-        raise ValueError("expected a sequence of numbers of equal length at each level (a rectangular array)")
+    try:
+        arr = np.array(data)
+    except ValueError:
+        arr = None
+    if arr is None or arr.dtype == object:
+        raise ValueError(_ragged(data) or "expected a sequence of numbers of equal length at each level (a "
+                         "rectangular array)")
     if arr.dtype.kind == "f":
         return arr.astype(np.float32)
     if arr.dtype.kind in "iu":

@@ -20,7 +20,7 @@ import numpy as np
 
 from .. import events
 from . import grad_mode
-from .dtypes import LEGACY_NAMES
+from .dtypes import LEGACY_NAMES, from_numpy_dtype
 from .hooks import add_hook
 
 __all__ = ["Node", "Function", "AccumulateGrad", "FREED_MESSAGE", "saved_tensors_hooks"]
@@ -276,7 +276,7 @@ class Function(Node):
                 if g.shape != shape:
                     g = _sum_to_tensor(g, shape)
                 if g._data.dtype != dtype:
-                    g = g.to(dtype)
+                    g = g.to(from_numpy_dtype(dtype))
             else:
                 if g.shape != shape:
                     g = unbroadcast(g, shape)
@@ -312,14 +312,15 @@ def unbroadcast(grad: np.ndarray, shape: tuple) -> np.ndarray:
 
 
 def _sum_to_tensor(grad, shape: tuple):
-    """:func:`unbroadcast` with tensor operations, so that it is itself differentiable (create_graph)."""
-    extra = grad.dim() - len(shape)
-    if extra:
-        grad = grad.sum(dim=tuple(range(extra)))
-    axes = tuple(i for i, n in enumerate(shape) if n == 1 and grad.shape[i] != 1)
-    if axes:
-        grad = grad.sum(dim=axes, keepdim=True)
-    return grad.reshape(shape)
+    """:func:`unbroadcast` with tensor operations, so that it is itself differentiable (create_graph); the
+    operations are torch's ``sum_to``: one sum (keepdim) over every broadcast dim, then a view."""
+    if not shape:
+        return grad.sum()
+    lead = grad.dim() - len(shape)
+    dims = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(shape) if n == 1 and grad.shape[lead + i] != 1)
+    if dims:
+        grad = grad.sum(dim=dims, keepdim=True)
+    return grad.view(shape) if lead else grad
 
 
 class saved_tensors_hooks:

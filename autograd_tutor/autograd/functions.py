@@ -57,9 +57,25 @@ def _rounded(fn, d: np.ndarray) -> np.ndarray:
     return fn(d, dtype=np.float64).astype(d.dtype)
 
 
-def _where(mask, g):
-    """``g`` where ``mask`` is true, else 0; for arrays and tensors alike."""
-    return g * mask
+def _where(mask: np.ndarray, g):
+    """``g`` where ``mask`` is true, else 0 (not ``g * mask``: an infinite ``g`` stays out of the zeros).
+
+    Under create_graph ``g`` is a tensor and this is recorded as torch records ``where(mask, grad, 0)``."""
+    if not _is_tensor(g):
+        return np.where(mask, g, 0).astype(g.dtype, copy=False)
+    from .tensor import Tensor
+    zero = Tensor._make(np.zeros((), g._data.dtype))
+    return WhereBackward0.apply(g, zero, condition=Tensor._make(np.broadcast_to(mask, g._data.shape)))
+
+
+def _scaled(g, c):
+    """``g * c`` for a number ``c``: under create_graph recorded as torch's formulas record it (MulBackward1)."""
+    return MulBackward1.apply(g, other=c) if _is_tensor(g) else g * c
+
+
+def _sum_keep(a, dim: int):
+    """The sum along ``dim``, keeping it, for arrays and tensors alike."""
+    return a.sum(dim=dim, keepdim=True) if _is_tensor(a) else a.sum(axis=dim, keepdims=True)
 
 
 def _saved(ctx) -> dict:
@@ -252,7 +268,7 @@ class PowBackward0(Function):
         if e == 0:
             return g * 0
         with np.errstate(divide="ignore", invalid="ignore"):
-            return g * (e * (x ** (e - 1) if _is_tensor(g) else _pow_scalar(x, e - 1)))
+            return g * _scaled(x ** (e - 1) if _is_tensor(g) else _pow_scalar(x, e - 1), e)
 
 
 class PowBackward1(Function):
@@ -300,7 +316,7 @@ class PowBackward2(Function):
             flat = (x._data if t else x) >= 0
             with np.errstate(divide="ignore", invalid="ignore"):
                 return _where(~flat, g * (r * -np.inf)) if t else np.where(flat, 0, g * (r * -np.inf)).astype(g.dtype)
-        return g * (r * float(np.log(base)))
+        return g * _scaled(r, float(np.log(base)))
 
 
 # ---------------------------------------------------------------- elementwise functions
@@ -345,10 +361,7 @@ class TanhBackward0(Function):
     @staticmethod
     def backward(ctx, g):
         r = ctx._unpack("result", _is_tensor(g))
-        if not _is_tensor(g) and r.dtype == np.float32 and r.size <= EXACT_UP_TO:
-            # 1 - r*r rounded once, as torch's fused multiply-add does
-            return g * (1 - np.square(r, dtype=np.float64)).astype(np.float32)
-        return g * (1 - r * r)
+        return TanhBackwardBackward0.apply(g, r) if _is_tensor(g) else _tanh_grad(g, r)
 
 
 class SigmoidBackward0(Function):
@@ -364,7 +377,7 @@ class SigmoidBackward0(Function):
     @staticmethod
     def backward(ctx, g):
         r = ctx._unpack("result", _is_tensor(g))
-        return g * (1 - r) * r
+        return SigmoidBackwardBackward0.apply(g, r) if _is_tensor(g) else g * (1 - r) * r
 
 
 class ReluBackward0(Function):
@@ -377,8 +390,8 @@ class ReluBackward0(Function):
 
     @staticmethod
     def backward(ctx, g):
-        r = ctx._unpack("result", False)
-        return _where(r > 0, g)
+        r = ctx._unpack("result", _is_tensor(g))
+        return ThresholdBackwardBackward0.apply(g, r) if _is_tensor(g) else _where(r > 0, g)
 
 
 class SqrtBackward0(Function):
@@ -393,7 +406,7 @@ class SqrtBackward0(Function):
     @staticmethod
     def backward(ctx, g):
         with np.errstate(divide="ignore"):
-            return g / (2 * ctx._unpack("result", _is_tensor(g)))
+            return g / _scaled(ctx._unpack("result", _is_tensor(g)), 2)
 
 
 class AbsBackward0(Function):
@@ -407,7 +420,8 @@ class AbsBackward0(Function):
 
     @staticmethod
     def backward(ctx, g):
-        return g * np.sign(ctx._unpack("self", False))
+        x = ctx._unpack("self", _is_tensor(g))
+        return g * (SgnBackward0.apply(x) if _is_tensor(g) else np.sign(x))
 
 
 class SinBackward0(Function):
@@ -437,7 +451,7 @@ class CosBackward0(Function):
     @staticmethod
     def backward(ctx, g):
         x = ctx._unpack("self", _is_tensor(g))
-        return -g * (x.sin() if _is_tensor(g) else _rounded(np.sin, x))
+        return g * -x.sin() if _is_tensor(g) else -g * _rounded(np.sin, x)
 
 
 class SignBackward0(Function):
@@ -484,8 +498,13 @@ class MaximumBackward0(Function):
     @staticmethod
     def backward(ctx, g):
         b, a = ctx._unpack("other", False), ctx._unpack("self", False)
-        share = (a > b) + 0.5 * (a == b)
-        return g * share.astype(a.dtype), g * (1 - share).astype(b.dtype)
+        return _tie_split(g, a > b, a == b)
+
+
+def _tie_split(g, wins, ties) -> tuple:
+    """maximum/minimum: the winning input gets ``g``, the other nothing, and a tie gives each half."""
+    half = _where(ties, g / 2)
+    return _where(wins, g) + half, _where(~(wins | ties), g) + half
 
 
 class MinimumBackward0(Function):
@@ -500,8 +519,7 @@ class MinimumBackward0(Function):
     @staticmethod
     def backward(ctx, g):
         b, a = ctx._unpack("other", False), ctx._unpack("self", False)
-        share = (a < b) + 0.5 * (a == b)
-        return g * share.astype(a.dtype), g * (1 - share).astype(b.dtype)
+        return _tie_split(g, a < b, a == b)
 
 
 class WhereBackward0(Function):
@@ -517,6 +535,10 @@ class WhereBackward0(Function):
     @staticmethod
     def backward(ctx, g):
         c = ctx._unpack("condition", False)
+        if _is_tensor(g):  # torch: where(c, grad, 0) and where(c, 0, grad)
+            from .tensor import Tensor
+            zero, cond = Tensor._make(np.zeros((), g._data.dtype)), Tensor._make(c)
+            return WhereBackward0.apply(g, zero, condition=cond), WhereBackward0.apply(zero, g, condition=cond)
         return _where(c, g), _where(~c, g)
 
 
@@ -618,9 +640,18 @@ class MaxBackward1(Function):
 
     @staticmethod
     def backward(ctx, g):
-        x, r = ctx._unpack("self", False), ctx._unpack("result", False)
-        mask = x == r
-        return _where(mask / mask.sum(), g)
+        return _evenly_distribute(ctx, g)
+
+
+def _evenly_distribute(ctx, g):
+    """max()/min(): the gradient shared evenly by the entries equal to the result (torch's formula)."""
+    x, r = ctx._unpack("self", False), ctx._unpack("result", False)
+    mask = x == r
+    if not _is_tensor(g):
+        return np.where(mask, g / mask.sum(), 0).astype(g.dtype, copy=False)
+    from .tensor import Tensor
+    zeros = Tensor._make(np.zeros(x.shape, g._data.dtype))
+    return IndexPutBackward0.apply(zeros, g / int(mask.sum()), key=(mask,), index_tensors=(Tensor._make(mask),))
 
 
 class MinBackward1(Function):
@@ -636,9 +667,7 @@ class MinBackward1(Function):
 
     @staticmethod
     def backward(ctx, g):
-        x, r = ctx._unpack("self", False), ctx._unpack("result", False)
-        mask = x == r
-        return _where(mask / mask.sum(), g)
+        return _evenly_distribute(ctx, g)
 
 
 def _check_nonempty(x, op: str) -> None:
@@ -660,14 +689,16 @@ class MaxBackward0(Function):
 
     @staticmethod
     def backward(ctx, g):
-        _needs_array_only(ctx, g, "max/min along a dimension")
         idx = ctx._unpack("indices", False)
         shape, dim = ctx.self_sym_sizes, ctx.dim
-        out = np.zeros(shape, g.dtype)
         if not shape:
-            return g + out
+            return g
         if not ctx.keepdim:
-            idx, g = np.expand_dims(idx, dim), np.expand_dims(g, dim)
+            idx, g = np.expand_dims(idx, dim), (g.unsqueeze(dim) if _is_tensor(g) else np.expand_dims(g, dim))
+        if _is_tensor(g):
+            from .tensor import Tensor
+            return ScatterBackward0.apply(Tensor._make(np.zeros(shape, g._data.dtype)), g, dim=dim, index=idx)
+        out = np.zeros(shape, g.dtype)
         np.put_along_axis(out, idx, g, dim)
         return out
 
@@ -692,15 +723,38 @@ class MmBackward0(Function):
         if a._data.shape[1] != b._data.shape[0]:
             raise _mm_shapes_error(a._data, b._data)
         need_a, need_b = ctx.needs_input_grad or (False, False)
-        ctx.save(mat2=b if need_a else None, self=a if need_b else None)
+        ctx.save(mat2=b if need_a else None, self=a if need_b else None,
+                 self_sym_sizes=a._data.shape, self_sym_strides=_strides(a._data),
+                 mat2_sym_sizes=b._data.shape, mat2_sym_strides=_strides(b._data))
         return np.matmul(*_promote(a, b))
 
     @staticmethod
     def backward(ctx, g):
+        """torch's formulas, which keep a column-major (transposed) operand's gradient column-major."""
         t = _is_tensor(g)
         b = ctx._unpack("mat2", t) if "mat2" in _saved(ctx) else None
         a = ctx._unpack("self", t) if "self" in _saved(ctx) else None
-        return (g @ b.T if b is not None else None), (a.T @ g if a is not None else None)
+        ga = gb = None
+        if b is not None:
+            ga = _t(b @ _t(g)) if _column_major(ctx.self_sym_sizes, ctx.self_sym_strides) else g @ _t(b)
+        if a is not None:
+            gb = _t(_t(g) @ a) if _column_major(ctx.mat2_sym_sizes, ctx.mat2_sym_strides) else _t(a) @ g
+        return ga, gb
+
+
+def _strides(d: np.ndarray) -> tuple:
+    """An array's strides counted in elements, as torch counts them."""
+    return tuple(s // d.itemsize for s in d.strides)
+
+
+def _column_major(sizes: tuple, strides: tuple) -> bool:
+    """torch's test for a matrix stored column by column (a transposed view)."""
+    return strides[0] == 1 and strides[1] == sizes[0]
+
+
+def _t(m):
+    """The transpose of a matrix: ``.t()`` for a tensor (a TBackward0 under create_graph, as in torch)."""
+    return m.t() if _is_tensor(m) else m.T
 
 
 class MvBackward0(Function):
@@ -722,8 +776,8 @@ class MvBackward0(Function):
         saved = _saved(ctx)
         a = ctx._unpack("self", t) if "self" in saved else None
         v = ctx._unpack("vec", t) if "vec" in saved else None
-        ga = None if v is None else g.unsqueeze(1) * v.unsqueeze(0) if t else np.outer(g, v)
-        return ga, (a.T @ g if a is not None else None)
+        ga = None if v is None else g.reshape(-1, 1) * v if t else np.outer(g, v)
+        return ga, (_t(a) @ g if a is not None else None)
 
 
 class DotBackward0(Function):
@@ -913,6 +967,10 @@ class TransposeBackward0(Function):
 class TBackward0(TransposeBackward0):
     """z = x.t() (a transposed matrix);  dx = g.t()."""
 
+    @staticmethod
+    def backward(ctx, g):
+        return _t(g) if g.ndim == 2 else g
+
 
 class UnsqueezeBackward0(Function):
     """z = x with a new axis of size 1 at ``dim``;  dx = g without it."""
@@ -934,7 +992,7 @@ class SqueezeBackward0(Function):
 
     @staticmethod
     def forward(ctx, x, dims=None):
-        ctx.save(self_sym_sizes=x._data.shape)
+        ctx.save(self_sym_sizes=x._data.shape, dim=dims)
         d = x._data
         if dims is None:
             return d.squeeze()
@@ -942,7 +1000,14 @@ class SqueezeBackward0(Function):
 
     @staticmethod
     def backward(ctx, g):
-        return g.reshape(ctx.self_sym_sizes)
+        sizes = ctx.self_sym_sizes
+        if not _is_tensor(g):
+            return g.reshape(sizes)
+        dims = ctx.__dict__.get("dim") or range(len(sizes))
+        for d in sorted(dims):  # torch's unsqueeze_to: one UnsqueezeBackward0 per squeezed dim
+            if sizes[d] == 1:
+                g = g.unsqueeze(d)
+        return g
 
 
 class SqueezeBackward1(SqueezeBackward0):
@@ -1024,7 +1089,8 @@ class SelectBackward0(Function):
 
     @staticmethod
     def backward(ctx, g):
-        _needs_array_only(ctx, g, "indexing")
+        if _is_tensor(g):
+            return SelectBackwardBackward0.apply(g, dim=ctx.dim, index=ctx.index, sizes=ctx.self_sym_sizes)
         out = np.zeros(ctx.self_sym_sizes, g.dtype)
         out[(slice(None),) * ctx.dim + (ctx.index,)] = g
         return out
@@ -1041,7 +1107,8 @@ class SliceBackward0(Function):
 
     @staticmethod
     def backward(ctx, g):
-        _needs_array_only(ctx, g, "slicing")
+        if _is_tensor(g):
+            return SliceBackwardBackward0.apply(g, dim=ctx.dim, key=ctx.key, sizes=ctx.self_sym_sizes)
         out = np.zeros(ctx.self_sym_sizes, g.dtype)
         out[(slice(None),) * ctx.dim + (ctx.key,)] = g
         return out
@@ -1061,10 +1128,13 @@ class IndexBackward0(Function):
 
     @staticmethod
     def backward(ctx, g):
-        _needs_array_only(ctx, g, "advanced indexing")
         indices = ctx._unpack("indices", False)
+        key = tuple(slice(None) if i is None else i for i in indices)
+        if _is_tensor(g):
+            from .tensor import Tensor
+            return IndexPutImplBackward0.apply(Tensor._make(np.zeros(ctx.self_sym_sizes, g._data.dtype)), g, key=key)
         out = np.zeros(ctx.self_sym_sizes, g.dtype)
-        np.add.at(out, tuple(slice(None) if i is None else i for i in indices), g)
+        np.add.at(out, key, g)
         return out
 
 
@@ -1139,9 +1209,9 @@ class SoftmaxBackward0(Function):
     @staticmethod
     def backward(ctx, g):
         z = ctx._unpack("result", _is_tensor(g))
-        gz = g * z
-        s = gz.sum(dim=ctx.dim, keepdim=True) if _is_tensor(g) else gz.sum(axis=ctx.dim, keepdims=True)
-        return z * (g - s)
+        if _is_tensor(g):
+            return SoftmaxBackwardDataBackward0.apply(g, z, dim=ctx.dim)
+        return z * (g - _sum_keep(g * z, ctx.dim))
 
 
 class LogSoftmaxBackward0(Function):
@@ -1157,7 +1227,211 @@ class LogSoftmaxBackward0(Function):
 
     @staticmethod
     def backward(ctx, g):
-        t = _is_tensor(g)
-        z = ctx._unpack("result", t)
-        s = g.sum(dim=ctx.dim, keepdim=True) if t else g.sum(axis=ctx.dim, keepdims=True)
-        return g - (z.exp() if t else _rounded(np.exp, z)) * s
+        z = ctx._unpack("result", _is_tensor(g))
+        if _is_tensor(g):
+            return LogSoftmaxBackwardDataBackward0.apply(g, z, dim=ctx.dim)
+        return g - _rounded(np.exp, z) * _sum_keep(g, ctx.dim)
+
+
+# ---------------------------------------------------------------- torch's backward formulas as operations
+# Under create_graph=True a backward formula is itself recorded. torch records several formulas as single
+# operations with nodes of their own; these classes are those operations, so that the graph of a gradient
+# carries torch's names (``TanhBackwardBackward0``...), and each has the derivative torch gives it.
+
+class MulBackward1(Function):
+    """z = x * c for a number c, as torch's formulas multiply (``mul.Scalar``);  dz/dx = c."""
+
+    @staticmethod
+    def forward(ctx, x, other):
+        ctx.save(other=other)
+        return x._data * other
+
+    @staticmethod
+    def backward(ctx, g):
+        return _scaled(g, ctx.other)
+
+
+def _tanh_grad(g: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """g * (1 - y**2); for float32 tensors printed in full, 1 - y**2 is rounded once (torch's fused multiply-add)."""
+    if y.dtype == np.float32 and y.size <= EXACT_UP_TO:
+        return g * (1 - np.square(y, dtype=np.float64)).astype(np.float32)
+    return g * (1 - y * y)
+
+
+class TanhBackwardBackward0(Function):
+    """z = g * (1 - y**2), the backward of tanh (y its output);  dz/dg = 1 - y**2,  dz/dy = -2 y g."""
+
+    @staticmethod
+    def forward(ctx, g, y):
+        ctx.save(grad_output=g, output=y)
+        return _tanh_grad(g._data, y._data)
+
+    @staticmethod
+    def backward(ctx, gg):
+        t = _is_tensor(gg)
+        g, y = ctx._unpack("grad_output", t), ctx._unpack("output", t)
+        return (TanhBackwardBackward0.apply(gg, y) if t else _tanh_grad(gg, y)), gg * (_scaled(y, -2) * g)
+
+
+class SigmoidBackwardBackward0(Function):
+    """z = g * (1 - y) * y, the backward of sigmoid;  dz/dg = (1 - y) y,  dz/dy = g (1 - 2 y)."""
+
+    @staticmethod
+    def forward(ctx, g, y):
+        ctx.save(grad_output=g, output=y)
+        return g._data * (1 - y._data) * y._data
+
+    @staticmethod
+    def backward(ctx, gg):
+        t = _is_tensor(gg)
+        g, y = ctx._unpack("grad_output", t), ctx._unpack("output", t)
+        dg = SigmoidBackwardBackward0.apply(gg, y) if t else gg * (1 - y) * y
+        return dg, gg * g * (_scaled(y, -2) + 1)
+
+
+class ThresholdBackwardBackward0(Function):
+    """z = g where y > 0 else 0, the backward of relu;  dz/dg = [y > 0],  dz/dy = 0."""
+
+    @staticmethod
+    def forward(ctx, g, y):
+        ctx.save(self=y, threshold=0)
+        return np.where(y._data > 0, g._data, 0).astype(g._data.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, gg):
+        y = ctx._unpack("self", _is_tensor(gg))
+        if _is_tensor(gg):
+            return ThresholdBackwardBackward0.apply(gg, y), _zeros(gg)
+        return _where(y > 0, gg), _zeros(gg)
+
+
+class SoftmaxBackwardDataBackward0(Function):
+    """z = y * (g - sum(g y)), the backward of softmax;  dz/dg = the same map,
+    dz/dy = g gg - sum(y g) gg - g sum(y gg) (sums along dim)."""
+
+    @staticmethod
+    def forward(ctx, g, y, dim):
+        ctx.save(grad_output=g, output=y, dim=dim)
+        return y._data * (g._data - _sum_keep(g._data * y._data, dim))
+
+    @staticmethod
+    def backward(ctx, gg):
+        t, d = _is_tensor(gg), ctx.dim
+        g, y = ctx._unpack("grad_output", t), ctx._unpack("output", t)
+        dg = SoftmaxBackwardDataBackward0.apply(gg, y, dim=d) if t else y * (gg - _sum_keep(gg * y, d))
+        return dg, g * gg - _sum_keep(y * g, d) * gg - g * _sum_keep(y * gg, d)
+
+
+class LogSoftmaxBackwardDataBackward0(Function):
+    """z = g - exp(y) sum(g), the backward of log_softmax;  dz/dg = gg - sum(gg exp(y)),
+    dz/dy = -sum(g) exp(y) gg (sums along dim)."""
+
+    @staticmethod
+    def forward(ctx, g, y, dim):
+        ctx.save(grad_output=g, output=y, dim=dim)
+        return g._data - _rounded(np.exp, y._data) * _sum_keep(g._data, dim)
+
+    @staticmethod
+    def backward(ctx, gg):
+        t, d = _is_tensor(gg), ctx.dim
+        g, y = ctx._unpack("grad_output", t), ctx._unpack("output", t)
+        e = y.exp() if t else _rounded(np.exp, y)
+        return gg - _sum_keep(gg * e, d), -_sum_keep(g, d) * e * gg
+
+
+class SgnBackward0(Function):
+    """z = sgn(x), the factor in the backward of abs;  dz/dx = 0."""
+
+    @staticmethod
+    def forward(ctx, x):
+        return np.sign(x._data)
+
+    @staticmethod
+    def backward(ctx, g):
+        return _zeros(g)
+
+
+class SelectBackwardBackward0(Function):
+    """z = zeros of the input's shape with g at index i of dim, the backward of select;  dz/dg = gg[i]."""
+
+    @staticmethod
+    def forward(ctx, g, dim, index, sizes):
+        ctx.save(dim=dim, index=index)
+        out = np.zeros(sizes, g._data.dtype)
+        out[(slice(None),) * dim + (index,)] = g._data
+        return out
+
+    @staticmethod
+    def backward(ctx, gg):
+        if _is_tensor(gg):
+            return gg.select(ctx.dim, ctx.index)
+        return gg[(slice(None),) * ctx.dim + (ctx.index,)]
+
+
+class SliceBackwardBackward0(Function):
+    """z = zeros of the input's shape with g in the slice, the backward of slicing;  dz/dg = gg[slice]."""
+
+    @staticmethod
+    def forward(ctx, g, dim, key, sizes):
+        ctx.save(dim=dim, key=key)
+        out = np.zeros(sizes, g._data.dtype)
+        out[(slice(None),) * dim + (key,)] = g._data
+        return out
+
+    @staticmethod
+    def backward(ctx, gg):
+        if _is_tensor(gg):
+            return SliceBackward0.apply(gg, dim=ctx.dim, key=ctx.key)
+        return gg[(slice(None),) * ctx.dim + (ctx.key,)]
+
+
+class IndexPutImplBackward0(Function):
+    """z = x with g added at the indices (repeats add up), the backward of advanced indexing;
+    dz/dg = gg[indices]."""
+
+    @staticmethod
+    def forward(ctx, x, g, key):
+        ctx.save(key=key, accumulate=True)
+        out = x._data.copy()
+        np.add.at(out, key, g._data)
+        return out
+
+    @staticmethod
+    def backward(ctx, gg):
+        return gg, gg[ctx.key]
+
+
+class ScatterBackward0(Function):
+    """z = x with g written at ``index`` along dim, the backward of max/min along a dim;  dz/dg = gg gathered."""
+
+    @staticmethod
+    def forward(ctx, x, g, dim, index):
+        ctx.save(dim=dim, index=index)
+        out = x._data.copy()
+        np.put_along_axis(out, index, g._data, dim)
+        return out
+
+    @staticmethod
+    def backward(ctx, gg):
+        if _is_tensor(gg):
+            return None, GatherBackward0.apply(gg, dim=ctx.dim, index=ctx.index)
+        return None, np.take_along_axis(gg, ctx.index, ctx.dim)
+
+
+class GatherBackward0(Function):
+    """z = x gathered at ``index`` along dim;  dx = g written back at the index."""
+
+    @staticmethod
+    def forward(ctx, x, dim, index):
+        ctx.save(dim=dim, index=index, self_sym_sizes=x._data.shape)
+        return np.take_along_axis(x._data, index, dim)
+
+    @staticmethod
+    def backward(ctx, g):
+        if _is_tensor(g):
+            from .tensor import Tensor
+            zeros = Tensor._make(np.zeros(ctx.self_sym_sizes, g._data.dtype))
+            return ScatterBackward0.apply(zeros, g, dim=ctx.dim, index=ctx.index)
+        out = np.zeros(ctx.self_sym_sizes, g.dtype)
+        np.put_along_axis(out, ctx.index, g, ctx.dim)
+        return out

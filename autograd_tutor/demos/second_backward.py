@@ -21,8 +21,10 @@ y.backward() -> x.grad = 12; PowBackward0 freed self
 >>> print(demo.backward().summary)
 y.backward() -> RuntimeError at PowBackward0; x.grad stays 12
 >>> demo.reset()
->>> demo.backward(retain_graph=True).summary, demo.backward().summary
-('y.backward(retain_graph=True) -> x.grad = 12; PowBackward0 kept self', 'y.backward() -> x.grad = 24; PowBackward0 freed self')
+>>> print(demo.backward(retain_graph=True).summary)
+y.backward(retain_graph=True) -> x.grad = 12; PowBackward0 kept self
+>>> print(demo.backward().summary)
+y.backward() -> x.grad = 24; PowBackward0 freed self
 >>> demo.history()
 [('x', ['None', '12', '24'])]
 """
@@ -164,7 +166,7 @@ class SecondBackward:
         return self.build is not None
 
     def reset(self) -> None:
-        """Build a fresh graph by calling the function again: saved tensors back, ``.grad`` None, no history."""
+        """Call the function again for a fresh graph (its saved tensors all there) and a new history."""
         if self.build is None:
             raise RuntimeError("reset() needs a function that builds the graph, e.g. SecondBackward(build) "
                                "with def build(): ... return loss. A tensor passed directly keeps its own graph, "
@@ -185,7 +187,9 @@ class SecondBackward:
         self._live = {n._id: n for n in graph_nodes(root)}
         self.model = GraphModel.from_tensor(root, namespace=namespace)
         self.leaves = _leaves(root)
-        self.names = {t._id: (self.model.node(t._id).name or "leaf") for t in self.leaves}
+        unnamed = "leaf" if len(self.leaves) == 1 else "leaf{}"
+        self.names = {t._id: getattr(self.model.node(t._id), "name", "") or unnamed.format(i)
+                      for i, t in enumerate(self.leaves, 1)}
         root_node = self.model.node(self.model.key_of_node(root.grad_fn._id)) if root.grad_fn is not None else None
         self.root_name = (root_node.name if root_node is not None else "") or "output"
         self.grads_at_start = {t._id: _text(t.grad) for t in self.leaves}
@@ -225,11 +229,11 @@ class SecondBackward:
                 failed = e
         call = f"{self.root_name}.backward({'retain_graph=True' if retain_graph else ''})"
         grads = tuple((self.names[t._id], before[t._id], _text(t.grad)) for t in self.leaves)
-        attempt = Attempt(number, call, retain_graph, grads, tuple(freed), tuple(kept), tuple(accumulated))
+        failure = ()
         if error is not None:
-            key = self.model.key_of_node(failed.node_id) if failed is not None else None
-            attempt = Attempt(number, call, retain_graph, grads, tuple(freed), tuple(kept), tuple(accumulated),
-                              type(error).__name__, str(error), failed.name if failed is not None else None, key)
+            failure = (type(error).__name__, str(error), failed.name if failed is not None else None,
+                       self.model.key_of_node(failed.node_id) if failed is not None else None)
+        attempt = Attempt(number, call, retain_graph, grads, tuple(freed), tuple(kept), tuple(accumulated), *failure)
         self.attempts.append(attempt)
         return attempt
 
@@ -239,12 +243,8 @@ class SecondBackward:
 
     def history(self) -> list:
         """``[(leaf name, [.grad at the start, after call 1, after call 2, ...])]``."""
-        out = []
-        for t in self.leaves:
-            values = [self.grads_at_start[t._id]] + [a.grads[i][2] for a in self.attempts
-                                                     for i, u in enumerate(self.leaves) if u is t]
-            out.append((self.names[t._id], values))
-        return out
+        return [(self.names[t._id], [self.grads_at_start[t._id]] + [a.grads[i][2] for a in self.attempts])
+                for i, t in enumerate(self.leaves)]
 
     # ------------------------------------------------------------------ words
     def explain(self, attempt: Optional[Attempt] = None) -> tuple:
@@ -277,8 +277,10 @@ class SecondBackward:
         source = self.model.node(node.inputs[slot])
         if source is None:
             return ""
-        scalar = source.value.scalar if source.value is not None else None
-        return f"{source.label} = {source.value.text}" if scalar is not None and source.name else source.label
+        value = source.value.text if source.value is not None and source.value.size == 1 else ""
+        if source.name:
+            return f"{source.name} = {value}" if value else source.name
+        return f"the value {value}" if value else ""
 
     def _before_text(self) -> str:
         saving = self._saving()
@@ -286,13 +288,16 @@ class SecondBackward:
             return (f"No node of this graph saved a tensor, so `{self.root_name}.backward()` can run any number "
                     "of times.")
         nodes = "; ".join(f"`{n.op}` saved {self._saved_words(n)}" for n in saving)
+        one = len(saving) == 1 and len(saving[0].saved) == 1
         if all(n.saved_state == "freed" for n in saving):
-            return f"In the forward pass {nodes}, but a `backward()` that ran before this demo has freed it already."
-        return f"In the forward pass {nodes}, to compute its gradient later."
+            return (f"In the forward pass {nodes}, but a `backward()` that ran before this demo has already freed "
+                    f"{'it' if one else 'them'}.")
+        gradients = "its gradient" if len(saving) == 1 else "their gradients"
+        return f"In the forward pass {nodes}, to compute {gradients} later."
 
     def _ok_text(self, a: Attempt) -> tuple:
         grads = ", ".join(f"`{n}.grad` = {after}" for n, _, after in a.grads)
-        added = [f"`{n}.grad` accumulated: {b} + {summary_delta(b, after)} = {after}"
+        added = [f"`{n}.grad` accumulated: {b} + {_delta(b, after)} = {after}"
                  for n, b, after in a.grads if b != "None"]
         what = f"`{a.call}` ran: {grads}."
         if added:
@@ -367,7 +372,7 @@ class SecondBackward:
         return "\n".join(lines)
 
 
-def summary_delta(before: str, after: str) -> str:
+def _delta(before: str, after: str) -> str:
     """``after - before`` for two one-number texts (``"12"``, ``"24"`` -> ``"12"``); "…" otherwise."""
     try:
         return summary(np.float64(after) - np.float64(before))
@@ -386,8 +391,8 @@ def _label(node) -> Optional[str]:
 
 def _with_exponent(formula: Optional[str], node) -> Optional[str]:
     """``n·x^(n-1)`` with the exponent the node kept (``3·x^2``), when it is a plain number."""
-    n = getattr(node, "_saved_exponent", None) if formula and "n" in formula else None
-    if not isinstance(n, (int, float)):
+    n = getattr(node, "_saved_exponent", None)
+    if formula is None or not isinstance(n, (int, float)):
         return formula
     return formula.replace("n·", f"{summary(n)}·").replace("^(n-1)", f"^{summary(n - 1)}")
 

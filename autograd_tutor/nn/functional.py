@@ -53,7 +53,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
     """max(x, 0), elementwise; ``inplace=True`` overwrites ``input``."""
     if inplace:
-        return input._inplace(input.relu)
+        return input._inplace(lambda before: before.relu())
     return input.relu()
 
 

@@ -153,14 +153,20 @@ class GraphFacts:
             self.backward_error = str(exc)
 
     def _outside(self, named: list, on_graph: list) -> list:
-        """Named tensors off the graph made while it was built (untracked inputs, ``detach()``, no_grad)."""
+        """Named tensors off the graph that belong with it: untracked inputs a node saved, ``detach()``-ed
+        copies (they share a version counter with a graph tensor), then the most recent ones made while the
+        graph was built (no_grad results, unused inputs), at most :data:`MAX_OUTSIDE`."""
         inside = {id(f.tensor) for f in on_graph}
         first = min(f.tensor._id for f in on_graph if f.tensor is not None)
         vboxes = {id(f.tensor._vbox) for f in on_graph if f.tensor is not None}
         saved = {id(s.tensor) for f in on_graph if not isinstance(f.node, AccumulateGrad)
                  for s in (f.node.__dict__.get("_saved") or {}).values() if s.tensor is not None}
-        candidates = [(n, t) for n, t in named if id(t) not in inside and first <= t._id <= self.root._id]
-        candidates.sort(key=lambda nt: (id(nt[1]._vbox) not in vboxes and id(nt[1]) not in saved, -nt[1]._id))
+
+        def related(t) -> bool:
+            return id(t._vbox) in vboxes or id(t) in saved
+        candidates = [(n, t) for n, t in named
+                      if id(t) not in inside and (related(t) or first <= t._id <= self.root._id)]
+        candidates.sort(key=lambda nt: (not related(nt[1]), -nt[1]._id))
         chosen = sorted(candidates[:MAX_OUTSIDE], key=lambda nt: nt[1]._id)
         return [TensorFact(f"t{t._id}", n, t, t.grad_fn, False) for n, t in chosen]
 

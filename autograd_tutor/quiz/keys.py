@@ -185,8 +185,9 @@ class NumericKey:
     """Accepted intervals for a number, kept in Python only; ``check`` reveals nothing but the verdict.
 
     ``accept`` and ``feedback`` are ``(interval, sentence or None)`` pairs: the sentence is shown when the
-    answer falls in that interval (a right one, or a wrong one a teacher expected). ``precision`` (significant digits, as jupyterquiz uses it) rounds the learner's number and the
-    accepted values before comparing.
+    answer falls in that interval (a right one, or a wrong one a teacher expected). ``precision``
+    (significant digits, as jupyterquiz uses it) rounds the learner's number and the accepted values before
+    comparing.
     """
 
     __slots__ = ("_accept", "_feedback", "_precision")

@@ -95,8 +95,8 @@ class Question:
 
     def public(self) -> dict:
         """What the browser may see: everything but the key, the explanation and the per-choice feedback."""
-        out = {"id": self.id, "kind": self.kind, "prompt": self.prompt, "code": self.code,
-               "choices": list(self.choices)}
+        out = {"id": self.id, "kind": self.kind, "kind_label": KINDS[self.kind], "prompt": self.prompt,
+               "code": self.code, "choices": list(self.choices)}
         if self.kind == "classify":
             out["diagram"] = self.diagram
             out["categories"] = [{"id": k, "label": v} for k, v in CATEGORIES.items()]

@@ -212,7 +212,12 @@ class GraphModel:
         return node
 
     def _signature(self, kind: str, op: str, reps: tuple) -> tuple:
-        return kind, op, tuple((self._nodes[r].kind, self._nodes[r].op) if r in self._nodes else None for r in reps)
+        """What makes two nodes "the same structure": kind, op and the kinds of their inputs.
+
+        An input not drawn yet is a constant (they are placed just after their consumer).
+        """
+        nodes = self._nodes
+        return kind, op, tuple((nodes[r].kind, nodes[r].op) if r in nodes else ("constant", "") for r in reps)
 
     def _fold(self, key: int, kind: str, op: str, reps: tuple, layer: Optional[int]) -> VizNode:
         if not self._by_sig:  # the budget is spent: index the shapes of what is drawn, once
@@ -323,8 +328,9 @@ class GraphModel:
         self._acc.update(leaf_of)
         specs = []
         for (nid, _), tid in zip(e.next_functions, e.input_ids):
-            if nid is None:
-                specs.append((tid, "constant", tid, self._pending.pop(tid, None), False))
+            if nid is None:  # a tensor without grad, or a Python number (no tensor id: a key of its own)
+                key = tid if tid is not None else next(self._synthetic)
+                specs.append((key, "constant", tid, self._pending.pop(tid, None), False))
             elif nid in leaf_of:
                 specs.append((tid, "leaf", tid, self._pending.pop(tid, None), True))
             else:
@@ -525,22 +531,16 @@ class GraphModel:
             if node.op == "?":
                 node.op = f.name()
                 self._touch(key)
-            for spec, (child, _) in zip(self._input_specs_quiet(f), f.next_functions):
-                const = self.node(spec[0]) if spec[1] == "constant" else None
-                if const is not None and const.value is None and spec[3] is not None:
-                    const.value, const.shape = spec[3], spec[3].shape
-                    self._touch(const.key)
-                if child is not None and not hasattr(child, "variable"):
+            for position, (child, _) in enumerate(f.next_functions):
+                if child is None and position < len(node.inputs):
+                    const = self._nodes.get(node.inputs[position])
+                    t = _saved_input(f, position) if const is not None and const.value is None else None
+                    if t is not None:
+                        const.value = Value.of(_array(t))
+                        const.shape = const.value.shape
+                        self._touch(const.key)
+                elif child is not None and not hasattr(child, "variable"):
                     stack.append(child)
-
-    def _input_specs_quiet(self, fn) -> list:
-        """Like :meth:`_input_specs` for nodes already drawn: read values, add nothing."""
-        out = []
-        for position, (child, _) in enumerate(fn.next_functions):
-            t = _saved_input(fn, position) if child is None else None
-            out.append((self._key(t, create=False) if t is not None else None, "constant" if child is None else "other", None,
-                        Value.of(_array(t)) if t is not None else None, child is not None))
-        return out
 
     # ------------------------------------------------------------------ snapshot
     def snapshot(self) -> dict:
@@ -670,7 +670,7 @@ def _saved_of(fn) -> tuple:
     """(names of the tensors a node saved, "saved" | "freed" | "none"), for our nodes and PyTorch's."""
     if hasattr(fn, "saved_summary"):
         if fn.__dict__.get("_saved", {}) is None:
-            names = tuple(type(fn)._saved_names()) + (("result",) if getattr(type(fn), "saves_result", False) else ())
+            names = _in_input_order(fn.__dict__.get("_freed", ()))
             return names, "freed" if names else "none"
         names = tuple(n for n, _ in fn.saved_summary())
         return names, "saved" if names else "none"

@@ -13,6 +13,7 @@ their parameters dotted names: ``model.weight``.
 from __future__ import annotations
 
 import sys
+from collections import ChainMap
 from typing import Iterator, Mapping, Optional
 
 __all__ = ["tensors_in", "is_tensor", "caller_namespace", "notebook_namespace"]
@@ -52,12 +53,16 @@ def notebook_namespace() -> Optional[dict]:
     return getattr(shell, "user_ns", None)
 
 
-def caller_namespace(depth: int = 2) -> dict:
-    """The notebook namespace if there is one, else the globals and locals ``depth`` frames up."""
-    ns = notebook_namespace()
-    if ns is not None:
-        return ns
+def caller_namespace(depth: int = 2) -> Mapping:
+    """The variables seen ``depth`` frames up: its locals, its globals, then the notebook's (IPython's ``user_ns``).
+
+    In a notebook cell the globals *are* the notebook's; from a function, a magic or a test, the caller's own
+    variables come first. Globals and the notebook's namespace stay live (later assignments are seen).
+    """
     frame = sys._getframe(depth)
-    merged = dict(frame.f_globals)
-    merged.update(frame.f_locals)
-    return merged
+    maps = [] if frame.f_locals is frame.f_globals else [dict(frame.f_locals)]
+    maps.append(frame.f_globals)
+    notebook = notebook_namespace()
+    if notebook is not None and notebook is not frame.f_globals:
+        maps.append(notebook)
+    return ChainMap(*maps)

@@ -122,9 +122,9 @@ def _legend(width: float) -> str:
                  f'stroke-width="1.5" stroke-dasharray="4 3"/>'
                  f'<text x="{x + 32}" y="22" font-size="11" fill="{PALETTE["text"]}">no gradient</text>')
     x += 40 + 6.2 * 11
-    items.append(f'<text x="{x}" y="22" font-size="11" fill="{PALETTE["grad"]}" font-weight="600">grad 5</text>'
-                 f'<text x="{x + 48}" y="22" font-size="11" fill="{PALETTE["text"]}">gradient value</text>')
-    x += 60 + 6.2 * 14
+    items.append(f'<text x="{x}" y="22" font-size="11" fill="{PALETTE["grad"]}" font-weight="600">1.5</text>'
+                 f'<text x="{x + 26}" y="22" font-size="11" fill="{PALETTE["text"]}">gradient value</text>')
+    x += 40 + 6.2 * 14
     items.append(f'<text x="{x}" y="22" font-size="11" fill="{PALETTE["muted"]}">saved: x '
                  f'<tspan fill="{PALETTE["freed"]}" text-decoration="line-through">x</tspan> freed '
                  f'<tspan fill="{PALETTE["kept"]}" font-weight="700">x</tspan> kept</text>')
@@ -144,7 +144,7 @@ def to_svg(model, state: Optional[State] = None, legend: bool = True, title: str
              f"<title>{escape(title)}: {_summary(model)}</title>",
              '<defs><marker id="agt-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" '
              f'orient="auto"><path d="M0,1L9,5L0,9z" fill="{PALETTE["edge"]}"/></marker>'
-             '<marker id="agt-back" viewBox="0 0 10 10" refX="1" refY="5" markerWidth="7" markerHeight="7" '
+             '<marker id="agt-back" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" '
              f'orient="auto-start-reverse"><path d="M0,1L9,5L0,9z" fill="{PALETTE["grad"]}"/></marker></defs>',
              f'<rect width="{width:g}" height="{height:g}" fill="#ffffff"/>']
     if legend:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
-from typing import Optional
+from typing import Mapping, Optional
 
 import anywidget
 import traitlets
@@ -36,7 +36,7 @@ from ..viz import (BACKWARD_KINDS, GraphModel, build_steps, html_table, replay_j
                    text_table, to_networkx, to_svg)
 from ..viz import draw as _draw
 from ..viz import save as _save
-from ..viz.names import notebook_namespace
+from ..viz.names import caller_namespace, notebook_namespace
 
 __all__ = ["GraphWidget", "show", "watch"]
 
@@ -49,8 +49,8 @@ class GraphWidget(anywidget.AnyWidget):
     """A live drawing of the computation graph with a backward player (see the module docstring).
 
     ``max_nodes`` is the node budget (repeated structure beyond it is collapsed); ``namespace`` is where
-    variable names are looked up (default: the notebook's, or the creating frame's globals); ``live=False``
-    draws once and never listens to events.
+    variable names are looked up (default: the creating code's variables, then the notebook's);
+    ``live=False`` draws once and never listens to events.
     """
     _esm = STATIC / "graph.js"
     _css = STATIC / "graph.css"
@@ -61,11 +61,9 @@ class GraphWidget(anywidget.AnyWidget):
     title = traitlets.Unicode("Computation graph").tag(sync=True)
     render_ms = traitlets.Float(0.0).tag(sync=True)
 
-    def __init__(self, tensor=None, *, max_nodes: Optional[int] = 400, namespace: Optional[dict] = None,
+    def __init__(self, tensor=None, *, max_nodes: Optional[int] = 400, namespace: Optional[Mapping] = None,
                  live: bool = True, title: Optional[str] = None, _depth: int = 1) -> None:
-        if namespace is None and notebook_namespace() is None:
-            namespace = sys._getframe(_depth).f_globals
-        self._namespace = namespace
+        self._namespace = namespace if namespace is not None else caller_namespace(_depth + 1)
         if tensor is None:
             self.model = GraphModel(max_nodes=max_nodes, grow=True)
             kinds = None
@@ -93,9 +91,7 @@ class GraphWidget(anywidget.AnyWidget):
     def refresh(self) -> None:
         """Look up variable names and send the current graph and replay to the browser (if anything changed)."""
         start = time.perf_counter()
-        namespace = self._namespace if self._namespace is not None else notebook_namespace()
-        if namespace is not None:
-            self.model.set_names(tensors_in(namespace))
+        self.model.set_names(tensors_in(self._namespace))
         if self.model.version == self._synced:
             return
         old = len(self._steps)
@@ -125,7 +121,8 @@ class GraphWidget(anywidget.AnyWidget):
     # ---------------------------------------------------------------- what a lesson or a test reads
     @property
     def steps(self) -> list:
-        """The replay steps (:class:`~autograd_tutor.viz.Step`), as last sent to the browser."""
+        """The replay steps (:class:`~autograd_tutor.viz.Step`) of the backward passes recorded so far."""
+        self.refresh()
         return self._steps
 
     def state(self, step: Optional[int] = None):
@@ -217,8 +214,6 @@ class watch:
         return self.widget
 
     def __exit__(self, *exc) -> None:
-        if self.widget._namespace is not None and notebook_namespace() is None:
-            frame = sys._getframe(1)
-            self.widget._namespace = {**frame.f_globals, **frame.f_locals}
+        self.widget._namespace = caller_namespace(2)  # the block's variables as they are now
         self.widget.stop()
         self.widget.refresh()

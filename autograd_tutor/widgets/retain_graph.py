@@ -134,7 +134,7 @@ class RetainGraphDemo(w.VBox):
             parts.append(f'<p class="agt-rg-ok"><span class="agt-rg-label">✓ {last.number}.</span> {_rich(why)}'
                          f'</p><p class="agt-rg-next">{_rich(then)}</p>')
         else:
-            parts.append(f'<pre class="agt-rg-error" aria-label="error message"><span class="agt-rg-error-type">'
+            parts.append(f'<pre class="agt-rg-error"><span class="agt-rg-error-type">'
                          f"{escape(last.error_type)}</span>: {escape(last.error)}</pre>")
             parts.append(f'<p class="agt-rg-why"><span class="agt-rg-label">Why:</span> {_rich(why)}</p>')
             if then:

@@ -113,14 +113,17 @@ _primed: set = set()
 
 
 def _prime(module) -> None:
-    """Use up the warnings both libraries give only once per process (``backward(create_graph=True)``), so
-    that no transcript depends on which test ran first; test_conf_fresh.py checks them in fresh interpreters."""
+    """Use up the warnings both libraries give only once per process (``backward(create_graph=True)``,
+    ``float()`` of a tensor that requires grad, ``.T`` of a vector), so that no transcript depends on which
+    test ran first; test_conf_fresh.py checks them in fresh interpreters."""
     if module.__name__ not in _primed:
         _primed.add(module.__name__)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             x = module.tensor(1., requires_grad=True)
             (x * x).backward(create_graph=True)
+            float(x)
+            module.ones(2, requires_grad=True).T
 
 
 def run(program: str) -> None:

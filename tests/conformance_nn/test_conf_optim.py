@@ -17,7 +17,7 @@ def set_weights(model, seed=0):
     return model
 rng = np.random.default_rng(1)
 X = torch.tensor(rng.standard_normal((32, 2)).astype(np.float32))
-Y = torch.sin(X[:, :1] * 2) if hasattr(torch, "sin") else None
+Y = torch.sin(X[:, :1] * 2)
 labels = torch.tensor((X[:, 0] > 0).long().numpy() + (X[:, 1] > 0.5).long().numpy())
 def mlp():
     return set_weights(nn.Sequential(nn.Linear(2, 16), nn.Tanh(), nn.Linear(16, 16), nn.Tanh(), nn.Linear(16, 1)))

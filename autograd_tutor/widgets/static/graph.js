@@ -15,9 +15,9 @@ const KIND_NAMES = { leaf: "leaf", op: "result", constant: "constant", collapsed
 const DETAIL_SCALE = 0.45;   // below this zoom, nodes are shapes without text
 const MIN_START_SCALE = 0.5; // a large graph opens at this zoom around its root, not squeezed to fit
 const ICONS = {
-  start: '<path d="M3 2v12M13 2L5 8l8 6z"/>', back: '<path d="M12 2L4 8l8 6z"/>',
+  start: '<path d="M2 2h2.5v12H2zM14 2L5.5 8l8.5 6z"/>', back: '<path d="M12 2L4 8l8 6z"/>',
   play: '<path d="M4 2l9 6-9 6z"/>', pause: '<path d="M4 2h3v12H4zM9 2h3v12H9z"/>',
-  fwd: '<path d="M4 2l8 6-8 6z"/>', end: '<path d="M13 2v12M3 2l8 6-8 6z"/>',
+  fwd: '<path d="M4 2l8 6-8 6z"/>', end: '<path d="M11.5 2H14v12h-2.5zM2 2l8.5 6L2 14z"/>',
 };
 let uid = 0;
 
@@ -149,7 +149,7 @@ function render({ model, el: host }) {
   svg.innerHTML = `<title id="${ids.title}"></title><defs>` +
     `<marker id="${ids.arrow}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto">` +
     `<path d="M0,1L9,5L0,9z" fill="#555555"/></marker>` +
-    `<marker id="${ids.back}" viewBox="0 0 10 10" refX="1" refY="5" markerWidth="6" markerHeight="6" ` +
+    `<marker id="${ids.back}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" ` +
     `orient="auto-start-reverse"><path d="M0,1L9,5L0,9z" fill="#D55E00"/></marker></defs>` +
     `<g class="agt-viewport"><g class="agt-edges"></g><g class="agt-nodes"></g><g class="agt-elabels"></g>` +
     `<g class="agt-overlay"><text class="agt-total" visibility="hidden"></text></g></g>`;

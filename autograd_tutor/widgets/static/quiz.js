@@ -100,7 +100,7 @@ function render({ model, el }) {
     const q = current();
     if (!q) { body.replaceChildren(h("p", {}, "This quiz has no questions.")); return; }
     const index = questions().indexOf(q);
-    kind.textContent = `Question ${index + 1} of ${questions().length} \u00b7 ${KIND_LABELS[q.kind] || q.kind}`;
+    kind.textContent = `Question ${index + 1} of ${questions().length} \u00b7 ${q.kind_label}`;
     const parts = [h("p", { class: "agt-quiz-prompt", id: `${uid}-prompt`, tabindex: "-1" }, inline(q.prompt))];
     if (q.code) parts.push(h("pre", { class: "agt-quiz-code" }, h("code", {}, q.code)));
     parts.push(ANSWER_VIEWS[q.kind](q));
@@ -109,9 +109,6 @@ function render({ model, el }) {
     check.textContent = solved(q) ? "Solved \u2713" : "Check answer";
     showFeedback(q);
   }
-
-  const KIND_LABELS = { single: "Choose one", multiple: "Choose all that apply", numeric: "Type a number",
-    text: "Type a short answer", classify: "Classify the tensors" };
 
   function choices(q, type) {
     const name = `${uid}-${q.id}`;

@@ -1,0 +1,211 @@
+"""How fast is the graph drawing? Python side of the widget, against networkx + matplotlib and graphviz ``dot``.
+
+Run:  .venv/bin/python benchmarks/viz.py            (about a minute)
+      .venv/bin/python benchmarks/viz.py --quick    (one timed repeat of each)
+
+Measured in this one process, best (min) of R repeats with the garbage collector off inside a repeat:
+
+1. A 1,001-node graph (50 leaves, 317 rounds of ``y = tanh(y * leaf) + leaf``): the Python side of the widget,
+   i.e. walking ``grad_fn`` + stable layout + the JSON snapshot sent to the browser (target: under 50 ms), the
+   same built from the recorded events, the static SVG, the replay steps of its backward pass.
+2. The same graph drawn by networkx + matplotlib (``topological_generations`` layout, ``draw_networkx`` with its
+   default arrow patches, rendered on an Agg canvas) and by our matplotlib ``draw`` (one LineCollection).
+3. The same graph as DOT text rendered by graphviz ``dot -Tsvg``, as torchviz does (skipped with a note when
+   ``dot`` is missing: ``apt-get install -y graphviz``), against our ``to_svg``.
+4. A training loop of about 10,000 events (a one-neuron model, SGD, 250 steps) bare, with a plain event
+   subscriber, and with a live ``GraphWidget()`` attached (target: at most 2x the bare loop).
+
+Ratios are printed as "x ours": how many times slower the peer is than our implementation of the same job.
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import autograd_tutor as at
+from autograd_tutor import events
+from autograd_tutor.viz import GraphModel, build_steps, draw, replay_json, to_svg
+
+LEAVES, ROUNDS = 50, 317        # 50 leaves + 3 x 317 operations = 1,001 nodes
+TRAIN_STEPS = 250               # x ~40 events per step = ~10,000 events
+
+
+def best(fn, repeats: int) -> float:
+    """Best wall time of ``fn()`` in milliseconds over ``repeats`` runs (gc off inside a run)."""
+    times = []
+    for _ in range(repeats):
+        gc.collect()
+        gc.disable()
+        try:
+            t = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - t)
+        finally:
+            gc.enable()
+    return min(times) * 1e3
+
+
+def build_graph():
+    leaves = [at.tensor(0.1 * (i % 7) + 0.1, requires_grad=True) for i in range(LEAVES)]
+    y = leaves[0]
+    for i in range(ROUNDS):
+        y = (y * leaves[i % LEAVES]).tanh() + leaves[(i * 7) % LEAVES]
+    return y
+
+
+def row(name: str, ms: float, ours: float = None, note: str = "") -> None:
+    ratio = f"{ms / ours:8.1f}x" if ours else " " * 9
+    print(f"  {name:<58}{ms:10.1f} ms {ratio}  {note}")
+
+
+# ------------------------------------------------------------------------------------------ 1. our Python side
+def python_side(repeats: int) -> tuple:
+    print("1. Python side of the widget, 1,001-node graph")
+    y = build_graph()
+    walk = best(lambda: GraphModel.from_tensor(y, max_nodes=None).snapshot(), repeats)
+    model = GraphModel.from_tensor(y, max_nodes=None)
+    snap = model.snapshot()
+    assert len(snap["nodes"]) == LEAVES + 3 * ROUNDS == 1001, len(snap["nodes"])
+    size = len(json.dumps(snap))
+    row("walk grad_fn + layout + snapshot", walk, note="target < 50 ms")
+    row("  of which snapshot again, nothing changed (cached)", best(model.snapshot, repeats))
+    row("  JSON of the snapshot (what the comm sends)", best(lambda: json.dumps(snap), repeats),
+        note=f"{size / 1e3:.0f} kB")
+    with events.record() as trace:
+        y2 = build_graph()
+        y2.backward()
+    row(f"from {len(trace):,} recorded events + snapshot (live path)",
+        best(lambda: GraphModel.from_trace(trace, max_nodes=None).snapshot(), repeats))
+    live = GraphModel.from_trace(trace, max_nodes=None)
+    steps = build_steps(live)
+    row(f"replay: {len(steps):,} steps + narration + JSON", best(lambda: replay_json(live, build_steps(live)), repeats))
+    ours_svg = best(lambda: to_svg(model), repeats)
+    row("static SVG (to_svg)", ours_svg)
+    return y, model, ours_svg
+
+
+# ------------------------------------------------------------------------------------------ 2. networkx + mpl
+def matplotlib_side(model, repeats: int) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import networkx as nx
+    print("\n2. Drawing the same graph with matplotlib (Agg canvas)")
+
+    def ours():
+        fig, ax = plt.subplots(figsize=(16, 8))
+        draw(model, ax=ax)
+        fig.canvas.draw()
+        plt.close(fig)
+
+    g = nx.DiGraph()
+    for n in model.visible:
+        g.add_node(n.index)
+    for e in model.edges:
+        g.add_edge(model.node(e.src).index, model.node(e.dst).index)
+
+    def nx_layout():
+        pos = {}
+        for layer, nodes in enumerate(nx.topological_generations(g)):
+            for slot, n in enumerate(nodes):
+                pos[n] = (layer, slot)
+        return pos
+
+    pos = nx_layout()
+
+    def nx_draw(arrows):
+        fig, ax = plt.subplots(figsize=(16, 8))
+        nx.draw_networkx(g, pos, ax=ax, node_size=30, with_labels=False, arrows=arrows)
+        fig.canvas.draw()
+        plt.close(fig)
+
+    mine = best(ours, repeats)
+    row("ours: draw() (LineCollection, no arrow patches) + render", mine)
+    row("networkx: topological_generations layout only", best(nx_layout, repeats))
+    row("networkx: draw_networkx, arrows=False + render", best(lambda: nx_draw(False), repeats), mine)
+    row("networkx: draw_networkx, default arrow patches + render", best(lambda: nx_draw(True), 1), mine)
+
+
+# ------------------------------------------------------------------------------------------ 3. graphviz dot
+def graphviz_side(model, ours_svg: float, repeats: int) -> None:
+    print("\n3. Rendering the same graph to SVG with graphviz dot (as torchviz does)")
+    dot = shutil.which("dot")
+    if dot is None:
+        print("  skipped: graphviz `dot` is not installed (apt-get install -y graphviz)")
+        return
+    lines = ["digraph G {", '  node [shape=box, style=filled, fontsize=10, fontname="monospace"];']
+    for n in model.visible:
+        fill = "lightblue" if n.kind == "leaf" else "lightgrey"
+        lines.append(f'  n{n.index} [label="{n.label}", fillcolor={fill}];')
+    for e in model.edges:
+        lines.append(f"  n{model.node(e.src).index} -> n{model.node(e.dst).index};")
+    lines.append("}")
+    with tempfile.NamedTemporaryFile("w", suffix=".dot", delete=False) as f:
+        f.write("\n".join(lines))
+    try:
+        run = lambda: subprocess.run([dot, "-Tsvg", f.name], check=True, capture_output=True)  # noqa: E731
+        row("graphviz: dot -Tsvg of the same 1,001 nodes", best(run, max(1, repeats // 3)), ours_svg)
+        row("ours: to_svg (layout already done)", ours_svg, ours_svg)
+    finally:
+        os.unlink(f.name)
+
+
+# ------------------------------------------------------------------------------------------ 4. training loop
+def train(steps: int) -> None:
+    w = at.tensor(0.3, requires_grad=True)
+    b = at.tensor(-0.1, requires_grad=True)
+    for i in range(steps):
+        x = at.tensor(0.01 * (i % 100))
+        loss = ((w * x + b).tanh() - x) ** 2
+        loss.backward()
+        with at.no_grad():
+            w -= 0.1 * w.grad
+            b -= 0.1 * b.grad
+        w.grad = None
+        b.grad = None
+
+
+def training_overhead(repeats: int) -> None:
+    from autograd_tutor.widgets import GraphWidget
+    print("\n4. A training loop with the live widget attached")
+    with events.record() as trace:
+        train(TRAIN_STEPS)
+    bare = best(lambda: train(TRAIN_STEPS), repeats)
+    row(f"bare loop: {TRAIN_STEPS} SGD steps, {len(trace):,} events when listened to", bare)
+
+    def with_subscriber():
+        with events.subscribe(lambda e: None):
+            train(TRAIN_STEPS)
+    row("with a subscriber that does nothing (the engine's event cost)", best(with_subscriber, repeats), bare)
+
+    def with_widget():
+        g = GraphWidget(namespace={})
+        train(TRAIN_STEPS)
+        g.refresh()  # what the end of the notebook cell does
+        g.close()
+    row("with a live GraphWidget() (model + batched sync + final refresh)", best(with_widget, repeats), bare,
+        "target <= 2x")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="one timed repeat of each measurement")
+    args = parser.parse_args()
+    repeats = 1 if args.quick else 7
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load {load:.2f}; best of {repeats}\n")
+    _, model, ours_svg = python_side(repeats)
+    matplotlib_side(model, max(1, repeats // 2))
+    graphviz_side(model, ours_svg, repeats)
+    training_overhead(repeats)
+
+
+if __name__ == "__main__":
+    main()

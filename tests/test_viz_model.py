@@ -1,0 +1,226 @@
+"""The graph model: nodes, kinds, edges, names, values, saved state, stable layout, node budget."""
+from __future__ import annotations
+
+import pytest
+
+import autograd_tutor as torch
+from autograd_tutor import events
+from autograd_tutor.viz import GraphModel, Layout
+
+
+def _labels(model):
+    return [n.label for n in model.visible]
+
+
+def _edges(model):
+    return [(model.node(e.src).label, model.node(e.dst).label, e.position, e.tracked) for e in model.edges]
+
+
+def _abd():
+    a = torch.tensor(3., requires_grad=True)
+    b = torch.tensor(4., requires_grad=True)
+    c = a * b
+    d = c + a
+    return a, b, c, d
+
+
+def test_from_tensor_nodes_kinds_and_edges():
+    a, b, c, d = _abd()
+    m = GraphModel.from_tensor(d, namespace={"a": a, "b": b, "c": c, "d": d})
+    assert [(n.label, n.kind, n.op) for n in m.visible] == [
+        ("a", "leaf", ""), ("b", "leaf", ""), ("c", "op", "MulBackward0"), ("d", "op", "AddBackward0")]
+    assert _edges(m) == [("a", "c", 0, True), ("b", "c", 1, True), ("c", "d", 0, True), ("a", "d", 1, True)]
+    assert [n.subtitle for n in m.visible] == ["AccumulateGrad", "AccumulateGrad", "MulBackward0", "AddBackward0"]
+    assert m.find("d").root and not m.find("c").root
+    assert [n.value.text for n in m.visible] == ["3", "4", "12", "15"]
+
+
+def test_events_and_walk_give_the_same_graph():
+    with events.record() as trace:
+        a, b, c, d = _abd()
+    ns = {"a": a, "b": b, "c": c, "d": d}
+    live = GraphModel.from_trace(trace, namespace=ns)
+    walked = GraphModel.from_tensor(d, namespace=ns)
+    assert _labels(live) == _labels(walked)
+    assert _edges(live) == _edges(walked)
+    assert [n.key for n in live.visible] == [n.key for n in walked.visible]  # the engine's ids, shared
+    assert [(n.layer, n.slot) for n in live.visible] == [(n.layer, n.slot) for n in walked.visible]
+
+
+def test_unnamed_nodes_are_called_by_their_grad_fn():
+    x = torch.tensor(2., requires_grad=True)
+    m = GraphModel.from_tensor((x * x).exp(), namespace={})
+    assert _labels(m) == ["leaf", "MulBackward0", "ExpBackward0"]
+    assert m.visible[1].subtitle == ""
+
+
+def test_duplicate_inputs_keep_two_edges():
+    x = torch.tensor(2., requires_grad=True)
+    m = GraphModel.from_tensor(x * x, namespace={"x": x})
+    assert _edges(m) == [("x", "MulBackward0", 0, True), ("x", "MulBackward0", 1, True)]
+    ports = [e["path"].split("C")[-1].split()[-1] for e in m.snapshot()["edges"]]
+    assert ports[0] != ports[1]  # two distinct input ports on the consumer
+
+
+def test_constants_and_data_tensors():
+    w = torch.tensor(2., requires_grad=True)
+    x = torch.tensor(5.)  # data: no grad
+    y = w * x * 3
+    m = GraphModel.from_tensor(y, namespace={"w": w, "x": x, "y": y})
+    kinds = {n.label: n.kind for n in m.visible}
+    assert kinds["w"] == "leaf" and kinds["x"] == "constant" and kinds["3"] == "constant"
+    assert m.find("x").subtitle == "no grad"
+    untracked = [(m.node(e.src).label, e.tracked) for e in m.edges if not e.tracked]
+    assert untracked == [("x", False), ("3", False)]
+    # a constant sits in the layer just before its consumer, not at the far left
+    assert m.find("3").layer == m.find("y").layer - 1
+
+
+def test_constants_from_events_take_their_value_from_factory_events():
+    with events.record() as trace:
+        w = torch.tensor(2., requires_grad=True)
+        x = torch.tensor([1., 2., 3.])
+        y = (w * x).sum()
+    m = GraphModel.from_trace(trace, namespace={})
+    assert [(n.kind, n.value.text) for n in m.visible if n.kind == "constant"] == [("constant", "[1, 2, 3]")]
+
+
+def test_saved_tensors_saved_freed_kept():
+    a, b, c, d = _abd()
+    with events.record() as trace:
+        e = d * d
+        e.backward(retain_graph=True)
+    m = GraphModel.from_trace(trace, namespace={"d": d, "e": e})
+    assert m.find("e").saved == ("self", "other") and m.find("e").saved_state == "kept"
+    with events.record() as trace2:
+        e.backward()
+    for ev in trace2:
+        m.apply(ev)
+    assert m.find("e").saved_state == "freed"
+    walked = GraphModel.from_tensor(e, namespace={"e": e})
+    assert walked.find("e").saved_state == "freed"  # read from node._saved being released
+
+
+def test_grads_and_edge_gradients_from_events():
+    with events.record() as trace:
+        a, b, c, d = _abd()
+        d.backward()
+    m = GraphModel.from_trace(trace, namespace={"a": a, "b": b, "c": c, "d": d})
+    assert {n.label: n.grad.text for n in m.visible if n.grad is not None} == {"a": "5", "b": "3"}
+    assert [(m.node(e.src).label, m.node(e.dst).label, e.grad.text) for e in m.edges] == [
+        ("a", "c", "4"), ("b", "c", "3"), ("c", "d", "1"), ("a", "d", "1")]
+
+
+def test_names_follow_rebinding_and_values_refresh():
+    a, b, c, d = _abd()
+    m = GraphModel.from_tensor(d, namespace={"a": a, "c": c, "d": d})
+    assert m.find("c").kind == "op"
+    assert m.set_names([("a", a), ("d", d)]) is True  # c was rebound: its node is called by its grad_fn again
+    assert _labels(m) == ["a", "leaf", "MulBackward0", "d"]
+    with torch.no_grad():
+        a.add_(1)
+    m.set_names([("a", a)])
+    assert m.find("a").value.text == "4"
+
+
+def test_module_parameters_get_dotted_names():
+    class Tiny:
+        def __init__(self):
+            self.weight = torch.tensor(2., requires_grad=True)
+
+        def named_parameters(self):
+            return [("weight", self.weight)]
+
+    model = Tiny()
+    y = model.weight * 3
+    m = GraphModel.from_tensor(y, namespace={"model": model})
+    assert m.visible[0].label == "model.weight"
+
+
+def test_layout_layers_and_stability_while_growing():
+    lay = Layout()
+    assert lay.place("a", []) == (0, 0)
+    assert lay.place("b", ["a"]) == (1, 0)
+    assert lay.place("c", ["a", "b"]) == (2, 0)
+    before = dict(lay.positions)
+    lay.place("d", ["a"])  # lands in layer 1, beside b
+    assert lay.positions["d"] == (1, 1)
+    assert all(lay.positions[k] == v for k, v in before.items())
+
+
+def test_live_growth_never_moves_a_node():
+    m = GraphModel()
+    sub = events.subscribe(m.apply)
+    try:
+        x = torch.tensor(1., requires_grad=True)
+        seen = {}
+        y = x
+        for i in range(30):
+            y = y * 1.5 + x
+            for n in m.visible:
+                seen.setdefault(n.key, (n.layer, n.slot))
+                assert seen[n.key] == (n.layer, n.slot)
+    finally:
+        sub.remove()
+    for n in m.visible:
+        for k in n.inputs:
+            if m.node(k) is not None and m.node(k).kind != "constant":
+                assert m.node(k).layer < n.layer  # layer = 1 + max layer of the inputs
+
+
+def test_node_budget_collapses_repeated_structure():
+    w = torch.tensor(0.5, requires_grad=True)
+    m = GraphModel(max_nodes=40)
+    sub = events.subscribe(m.apply)
+    try:
+        for step in range(30):  # a training loop: the same little graph again and again
+            x = torch.tensor(float(step))
+            loss = (w * x - 1.0) ** 2
+            loss.backward()
+    finally:
+        sub.remove()
+    assert len(m.visible) <= 40 + m.layout.layers  # the budget, plus at most one collapsed node per layer
+    assert m.hidden > 0
+    assert sum(n.hidden for n in m.visible) == m.hidden
+    snap = m.snapshot()
+    assert snap["hidden"] == m.hidden and all("×" not in n["label"] for n in snap["nodes"])
+    assert any(n.hidden and n.op == "PowBackward0" for n in m.visible)  # folded into the first loss node
+
+
+def test_fixed_structure_ignores_unrelated_graphs():
+    a, b, c, d = _abd()
+    m = GraphModel.from_tensor(d, namespace={"d": d})
+    n_before = len(m.visible)
+    other = torch.tensor(1., requires_grad=True)
+    with events.record() as trace:
+        (other * 2).backward()
+        d.backward()
+    for e in trace:
+        m.apply(e)
+    assert len(m.visible) == n_before and len(m.passes) == 1
+
+
+def test_cross_check_with_torch_draws_the_same_graph():
+    real = pytest.importorskip("torch")
+    ta = real.tensor(3., requires_grad=True)
+    tb = real.tensor(4., requires_grad=True)
+    tx = real.tensor(2.)
+    td = (ta * tb + ta) * tx
+    td.backward(retain_graph=True)
+    a = torch.tensor(3., requires_grad=True)
+    b = torch.tensor(4., requires_grad=True)
+    x = torch.tensor(2.)
+    d = (a * b + a) * x
+    d.backward(retain_graph=True)
+    mine = GraphModel.from_tensor(d, namespace={"a": a, "b": b, "x": x, "d": d})
+    theirs = GraphModel.from_tensor(td, namespace={"a": ta, "b": tb, "x": tx, "d": td})
+    assert [(n.label, n.kind, n.op) for n in mine.visible] == [(n.label, n.kind, n.op) for n in theirs.visible]
+    assert _edges(mine) == _edges(theirs)
+    assert [n.saved for n in mine.visible] == [n.saved for n in theirs.visible]
+    assert [n.value and n.value.text for n in mine.visible] == [n.value and n.value.text for n in theirs.visible]
+    assert [n.grad and n.grad.text for n in mine.visible] == [n.grad and n.grad.text for n in theirs.visible]
+    td.backward()
+    d.backward()
+    for t in (td, d):
+        root = next(n for n in GraphModel.from_tensor(t).visible if n.root)
+        assert (root.op, root.saved, root.saved_state) == ("MulBackward0", ("other",), "freed")

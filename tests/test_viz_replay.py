@@ -1,0 +1,179 @@
+"""Backward replay from recorded events: steps, narration, edge gradients, fan-in sums, accumulation, state."""
+from __future__ import annotations
+
+import pytest
+
+import autograd_tutor as torch
+from autograd_tutor import events
+from autograd_tutor.viz import GraphModel, build_steps, replay_json, state_at
+from autograd_tutor.viz.narrate import local_formula, node_sentence
+
+
+def _record(fn):
+    with events.record() as trace:
+        ns = fn()
+    model = GraphModel.from_trace(trace, namespace=ns)
+    return model, build_steps(model)
+
+
+def _abd(retain=False, twice=False):
+    a = torch.tensor(3., requires_grad=True)
+    b = torch.tensor(4., requires_grad=True)
+    c = a * b
+    d = c + a
+    d.backward(retain_graph=retain or twice)
+    if twice:
+        d.backward()
+    return {"a": a, "b": b, "c": c, "d": d}
+
+
+def test_steps_of_a_times_b_plus_a():
+    model, steps = _record(_abd)
+    assert [s.kind for s in steps] == ["start", "node", "node", "accumulate", "accumulate", "finish"]
+    assert [s.text for s in steps] == [
+        "Backward pass 1 starts at d with the gradient 1 (∂d/∂d = 1).",
+        "AddBackward0 passes the gradient 1 unchanged to c and to a.",
+        "MulBackward0 sends 1 × b = 4 to a and 1 × a = 3 to b, then frees its saved self and other.",
+        "a receives 1 + 4 = 5 and stores it in a.grad, which becomes 5.",
+        "b receives 3 and stores it in b.grad, which becomes 3.",
+        "Backward pass 1 is done: a.grad = 5, b.grad = 3.",
+    ]
+    labels = [model.node(s.active).label if s.active is not None else None for s in steps]
+    assert labels == ["d", "d", "c", "a", "b", None]
+
+
+def test_edge_gradients_appear_step_by_step():
+    model, steps = _record(_abd)
+    names = {e.index: (model.node(e.src).label, model.node(e.dst).label) for e in model.edges}
+
+    def edges_at(k):
+        return {names[i]: v for i, v in state_at(model, steps, k).edges.items()}
+
+    assert edges_at(1) == {}
+    assert edges_at(2) == {("c", "d"): "1", ("a", "d"): "1"}
+    assert edges_at(3) == {("c", "d"): "1", ("a", "d"): "1", ("a", "c"): "4", ("b", "c"): "3"}
+    a, b = model.find("a").key, model.find("b").key
+    assert state_at(model, steps, 3).grads[a] == "None"
+    assert state_at(model, steps, 4).grads[a] == "5" and state_at(model, steps, 4).grads[b] == "None"
+    assert state_at(model, steps, 6).grads[b] == "3"
+    assert steps[3].total == "1 + 4 = 5" and steps[4].total == ""
+    assert [t for _, t in steps[2].locals] == ["∂c/∂a = b", "∂c/∂b = a"]
+
+
+def test_saved_state_changes_during_replay():
+    model, steps = _record(_abd)
+    c = model.find("c").key
+    assert state_at(model, steps, 2).saved[c] == "saved"
+    assert state_at(model, steps, 3).saved[c] == "freed"
+
+
+def test_two_backward_calls_accumulate_into_grad():
+    model, steps = _record(lambda: _abd(twice=True))
+    texts = [s.text for s in steps]
+    assert texts[0].endswith("; retain_graph=True keeps what the nodes saved.")
+    assert "and keeps its saved self and other." in texts[2]
+    assert texts[6] == "Backward pass 2 starts at d with the gradient 1 (∂d/∂d = 1)."
+    assert texts[8].endswith("then frees its saved self and other.")
+    assert texts[9] == "a receives 1 + 4 = 5 and adds it to a.grad: 5 + 5 = 10."
+    assert texts[10] == "b receives 3 and adds it to b.grad: 3 + 3 = 6."
+    assert texts[11] == "Backward pass 2 is done: a.grad = 10, b.grad = 6."
+    c, a = model.find("c").key, model.find("a").key
+    assert [state_at(model, steps, k).saved[c] for k in (2, 3, 8, 9)] == ["saved", "kept", "kept", "freed"]
+    assert [state_at(model, steps, k).grads[a] for k in (0, 4, 9, 10)] == ["None", "5", "5", "10"]
+    assert steps[6].reset and not state_at(model, steps, 7).edges  # a new pass clears the edge labels first
+    assert set(state_at(model, steps, 8).edges) == {e.index for e in model.edges_from(model.find("c").key)} | \
+        {e.index for e in model.edges if model.node(e.src).label == "a" and model.node(e.dst).label == "d"}
+
+
+def test_second_backward_error_is_a_step():
+    def run():
+        x = torch.tensor(2., requires_grad=True)
+        y = x * x
+        y.backward()
+        with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+            y.backward()
+        return {"x": x, "y": y}
+    model, steps = _record(run)
+    last = steps[-1]
+    assert last.kind == "fail" and model.node(last.active).label == "y"
+    assert last.text == ("Backward pass 2 stops at MulBackward0 with RuntimeError: Trying to backward through the "
+                         "graph a second time (or directly access saved tensors after they have already been freed).")
+
+
+def test_hooks_are_steps():
+    def run():
+        x = torch.tensor(2., requires_grad=True)
+        x.register_hook(lambda g: g * 2)
+        (x * 3).backward()
+        return {"x": x}
+    model, steps = _record(run)
+    hook = [s for s in steps if s.kind == "hook"]
+    assert len(hook) == 1 and hook[0].text == "Hook <lambda> runs on the gradient of x."
+    assert steps[-1].text == "Backward pass 1 is done: x.grad = 6."
+
+
+def test_vectors_are_summarised_not_multiplied_out():
+    def run():
+        w = torch.tensor([1., 2., 3.], requires_grad=True)
+        s = (w * w).sum()
+        s.backward()
+        return {"w": w, "s": s}
+    model, steps = _record(run)
+    assert steps[1].text == "SumBackward0 passes the gradient 1 unchanged to MulBackward0."
+    assert steps[2].text == ("MulBackward0 sends [1, 2, 3] to w and [1, 2, 3] to w, then frees its saved self "
+                             "and other.")
+    assert steps[3].text == "w receives [1, 2, 3] + [1, 2, 3] = [2, 4, 6] and stores it in w.grad, which becomes " \
+                            "[2, 4, 6]."
+
+
+def test_retain_grad_on_a_non_leaf():
+    def run():
+        x = torch.tensor(2., requires_grad=True)
+        h = x * 3
+        h.retain_grad()
+        y = h * h
+        y.backward()
+        return {"x": x, "h": h, "y": y}
+    model, steps = _record(run)
+    kept = [s.text for s in steps if s.kind == "accumulate"]
+    assert kept[0] == "h keeps its gradient 6 + 6 = 12 in h.grad (retain_grad)."
+    assert model.find("h").grad.text == "12"
+
+
+def test_local_formulas_and_sentences():
+    assert local_formula("MulBackward0", 1, ["a", "b"]) == "a"
+    assert local_formula("MulBackward0", 1, [None, "b"]) is None  # an unnamed input: numbers instead
+    assert local_formula("NotAnOp", 0, ["a"]) is None
+    assert node_sentence("AddBackward0", ["1", "2"], "3", [("x", "1", "3")], None) == \
+        "AddBackward0 adds up 1 + 2 = 3 and passes the gradient 3 unchanged to x."
+    assert node_sentence("SinBackward0", ["1"], "1", [("x", "0.5403", "0.5403")], ("kept", ["self"])) == \
+        "SinBackward0 sends 1 × 0.5403 = 0.5403 to x, and keeps its saved self."
+
+
+def test_replay_json_matches_python_fold():
+    model, steps = _record(lambda: _abd(twice=True))
+    payload = replay_json(model, steps)
+    assert len(payload["steps"]) == len(steps)
+    index = {n.key: n.index for n in model.visible}
+    for k in range(len(steps) + 1):  # fold the JSON the way graph.js does and compare with state_at
+        grads = dict(payload["start"]["grads"])
+        edges = {}
+        for s in payload["steps"][:k]:
+            edges = {} if s["reset"] else edges
+            edges.update(dict(s["edges"]))
+            grads.update(dict(s["grads"]))
+        state = state_at(model, steps, k)
+        assert edges == state.edges
+        assert grads == {index[key]: v for key, v in state.grads.items()}
+
+
+def test_only_the_last_passes_are_kept():
+    from autograd_tutor.viz.model import MAX_PASSES
+    x = torch.tensor(1., requires_grad=True)
+    model = GraphModel()
+    with events.subscribe(model.apply):
+        for _ in range(MAX_PASSES + 5):
+            (x * 2).backward()
+    steps = build_steps(model)
+    assert len(model.passes) == MAX_PASSES and model.pass_count == MAX_PASSES + 5
+    assert steps[0].text.startswith("Backward pass 6 starts")
