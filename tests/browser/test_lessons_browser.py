@@ -1,0 +1,45 @@
+"""Lesson 3 as a learner meets it: opened in JupyterLab, run top to bottom, backward pass stepped by keyboard."""
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+
+from conftest import ARTIFACTS
+
+LESSON = Path(__file__).parents[2] / "notebooks" / "03_backward_and_chain_rule.ipynb"
+
+
+def _texts(locator) -> list:
+    return [t.strip() for t in locator.all_text_contents()]
+
+
+def test_lesson_3_runs_and_its_backward_pass_can_be_stepped(lab, lab_page):
+    page = lab_page
+    shutil.copy(LESSON, lab.root / LESSON.name)
+    started = time.perf_counter()
+    lab.run_all(page, LESSON.name)
+    page.get_by_text("tensor(7.7183)").wait_for(timeout=90_000)  # the last printing cell ran
+    page.get_by_text("5.0 3.0").wait_for()
+    page.get_by_text("tensor(42.) tensor(28.) tensor(14.)").wait_for()
+
+    widget = page.locator(".agt-root").first
+    widget.wait_for()
+    page.wait_for_function("document.querySelectorAll('.agt-root')[0].querySelectorAll('.agt-node').length === 4")
+    assert _texts(widget.locator(".agt-node .agt-label")) == ["a", "b", "c", "d"]
+
+    widget.focus()
+    page.keyboard.press("Home")
+    labels = widget.locator(".agt-elabel")
+    for _ in range(4):
+        page.keyboard.press("ArrowRight")
+    assert sorted(t for t in _texts(labels) if t) == ["1", "1", "3", "4"]
+    assert widget.locator(".agt-narration").inner_text() == \
+        "a receives 1 + 4 = 5 and stores it in a.grad, which becomes 5."
+    page.keyboard.press("End")
+    b = widget.locator(".agt-node").filter(has=page.locator(".agt-label", has_text="b")).first
+    assert b.locator(".agt-grad").text_content() == "grad 3"
+    ARTIFACTS.mkdir(exist_ok=True)
+    widget.screenshot(path=str(ARTIFACTS / "lesson-3-replay.png"))
+    page.screenshot(path=str(ARTIFACTS / "lesson-3-page.png"), full_page=False)
+    print(f"\nlesson 3 in the browser (open, run all, step by keyboard): {time.perf_counter() - started:.1f} s")
