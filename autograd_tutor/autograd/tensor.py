@@ -715,7 +715,9 @@ class Tensor:
             return F.SumBackward0.apply(self)
         return F.SumBackward1.apply(self, dim=self._dims(dim), keepdim=keepdim)
 
-    def mean(self, dim=None, keepdim=False):
+    def mean(self, dim=None, keepdim=False, *, axis=None, keepdims=None):
+        dim = axis if dim is None else dim
+        keepdim = keepdims if keepdims is not None else keepdim
         if dim is None:
             return F.MeanBackward0.apply(self)
         return F.MeanBackward1.apply(self, dim=self._dims(dim), keepdim=keepdim)

@@ -90,9 +90,9 @@ torch.autograd.grad(torch.ones(2).sum(), torch.ones(2, requires_grad=True))
 torch.ones(2, dtype=torch.int64, requires_grad=True)
 torch.ones(2, 2).requires_grad_().mean(dim=(0, 0))
 torch.ones(2).reshape(2, -1, -1)
-torch.ones(3, 3).diag() if False else torch.ones(2).view(2, 2)
+torch.ones(2).view(2, 2)
 torch.arange(0, 5, 0)
-torch.full((2,), 1.).requires_grad_().requires_grad_(False).clone().t().t().mT
+torch.full((2,), 1.).t().mT
 """
 
 

@@ -308,6 +308,62 @@ CASES = {
             x.data.mul_(2)
         print(x, x._version)
     """,
+    "leaf-modified-after-retained-backward": """
+        w = torch.tensor(2., requires_grad=True)
+        y = w * w
+        y.backward(retain_graph=True)
+        with torch.no_grad():
+            w -= 0.1 * w.grad
+        with expect(): y.backward()
+        print(w, w._version, w.grad)
+    """,
+    "views-and-bases": """
+        x = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True)
+        y = x.view(4)
+        y.retain_grad()
+        z = (y * torch.arange(4.)).sum()
+        z.backward()
+        print(y.grad, x.grad)
+        print(x.data_ptr() == y.data_ptr(), y._base is x, x._base)
+        v = x.T
+        print(v._base is x, v.is_leaf, v.requires_grad, v.grad_fn, v.is_contiguous(), x.is_contiguous())
+        a = torch.tensor([1., 2., 3.], requires_grad=True)
+        b = a.detach().requires_grad_()
+        print(b, b.is_leaf, b.requires_grad, b._base)
+        (a * b).sum().backward()
+        print(a.grad, b.grad)
+        c = a.clone().detach()
+        print(c, c.requires_grad)
+    """,
+    "reductions-keyword-forms": """
+        m = torch.arange(6.).reshape(2, 3).requires_grad_()
+        print(m.sum(axis=0), m.mean(dim=(0, 1)), m.mean((0,)), m.sum(dim=[0, 1]), m.sum(-1, True))
+        print(m.mean(axis=1), m.sum(0, keepdims=True), torch.sum(m, dim=1, keepdim=True), torch.mean(m, dim=0))
+        print(m.max(dim=1, keepdim=True), torch.min(m, dim=0))
+        print(m.argmax(dim=1), m.argmax(1, keepdim=True))
+    """,
+    "nan-and-zero-gradients": """
+        k = torch.tensor([1., 2.], requires_grad=True)
+        (k.sum() * 0).backward()
+        print(k.grad)
+        s = torch.tensor(3., requires_grad=True)
+        (s * torch.tensor(float('nan'))).backward()
+        print(s.grad)
+        z = torch.tensor(0., requires_grad=True)
+        z.sqrt().backward(); print(z.grad); z.grad = None
+        z.log().backward(); print(z.grad, z.log()); z.grad = None
+        (z ** 0).backward(); print(z.grad); z.grad = None
+        (z ** 0.5).backward(); print(z.grad)
+        t = torch.tensor([1., 3., 3.], requires_grad=True)
+        t.max().backward(); print(t.grad); t.grad = None
+        t.max(0).values.backward(); print(t.grad); t.grad = None
+        torch.maximum(t, torch.tensor([1., 1., 1.])).sum().backward(); print(t.grad)
+        r = torch.tensor([-1., 0., 2.], requires_grad=True)
+        r.relu().sum().backward(); print(r.grad); r.grad = None
+        r.abs().sum().backward(); print(r.grad); r.grad = None
+        r.clamp(min=0.).sum().backward(); print(r.grad)
+        print(torch.tensor(1.) / torch.tensor(0.), torch.tensor(0.) / torch.tensor(0.))
+    """,
 }
 
 

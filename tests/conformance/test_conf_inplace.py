@@ -31,7 +31,7 @@ CASES = {
         print(y._version, y.grad_fn)
         y.add_(1)
         print(y._version, y.grad_fn, y.grad_fn.next_functions)
-        y.mul_(0.5)
+        y.mul_(3)
         print(y._version, y.grad_fn)
         y[0] = 0.
         print(y._version, y.grad_fn)

@@ -105,8 +105,12 @@ CASES = {
         with torch.no_grad():
             y.backward()
         print(x.grad)
+        z = x * x
         with torch.no_grad():
-            print(torch.autograd.grad(x * x, x) if False else "skip")
+            print(torch.autograd.grad(z, x))
+        with torch.no_grad():
+            w = x * x
+        with expect(): torch.autograd.grad(w, x)
     """,
     "optimizer-step-pattern": """
         w = torch.tensor([1., 2.], requires_grad=True)

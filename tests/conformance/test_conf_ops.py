@@ -85,7 +85,7 @@ OPS = [
     "v[:]", "m[...]", "v[1:2]", "m[:1]", "t3[1, :, ::2]", "t3[..., 1]", "v[torch.tensor([True, False, True])]",
     "m[torch.tensor([[0, 1], [1, 0]])]", "v[:-1]", "v[-2:]", "m[1:, :2]",
     # softmax family
-    "torch.softmax(v, 0)", "v.softmax(0)", "torch.softmax(b * v, 1)", "(m / 2).softmax(dim=-1)", "m.softmax(0)",
+    "torch.softmax(v, 0)", "v.softmax(0)", "torch.softmax(m, 1)", "m.softmax(dim=-1)", "m.softmax(0)",
     "torch.log_softmax(m, 1)", "v.log_softmax(0)", "torch.log_softmax(v, dim=0)", "m.log_softmax(-1)",
     # conversions and copies
     "x.double()", "x.to(torch.float64)", "x.clone()", "m.clone()", "x.double() * 2",
