@@ -226,7 +226,7 @@ def _run(roots, grads, retain_graph, create_graph, inputs, capture):
                     found[targets[current][0]] = g if create_graph else Tensor._make(g)
                 if not any(c in needed for c, _ in current.next_functions if c is not None):
                     continue
-            grads_in = _execute(current, g, create_graph, listening)
+            grads_in, shown = _execute(current, g, create_graph, listening)
             if not retain_graph:
                 freed = current._release()
                 if listening and freed:
@@ -236,7 +236,7 @@ def _run(roots, grads, retain_graph, create_graph, inputs, capture):
                     continue
                 if listening:
                     events.emit(events.GradientFlowed, source_id=current._id, target_id=child._id, input_nr=nr,
-                                position=position, value=_copy(gi))
+                                position=position, value=shown[position])
                 buffers[child] = buffers[child] + gi if child in buffers else gi
                 deps[child] -= 1
                 if deps[child] == 0:
@@ -334,7 +334,8 @@ def _posthooks(post: dict, node, grads_in: tuple, g, create_graph, listening) ->
 
 
 def _execute(node, g, create_graph, listening):
-    """Run one function node with its pre- and post-hooks; return the gradients for its inputs."""
+    """Run one function node with its pre- and post-hooks; return the gradients for its inputs (and, when
+    someone listens, the copies of them that the events carry)."""
     pre = node.__dict__.get("_pre_hooks")
     if pre:
         g = _prehooks(pre, node, g, create_graph, listening)
@@ -342,10 +343,12 @@ def _execute(node, g, create_graph, listening):
     post = node.__dict__.get("_post_hooks")
     if post:
         grads_in = _posthooks(post, node, grads_in, g, create_graph, listening)
-    if listening:
+    shown = None
+    if listening:  # one copy of each gradient, shared by this event and the gradient_flowed events after it
+        shown = tuple([None if x is None else _copy(x) for x in grads_in])
         events.emit(events.NodeExecuted, node_id=node._id, name=node.name(), grad_outputs=(_copy(g),),
-                    grad_inputs=tuple(None if x is None else _copy(x) for x in grads_in))
-    return grads_in
+                    grad_inputs=shown)
+    return grads_in, shown
 
 
 def _accumulate(node, g, targets, found, capture, inputs, create_graph, listening) -> None:

@@ -178,7 +178,9 @@ class Function(Node):
 
     @classmethod
     def apply(cls, *inputs, **params):
-        needs = tuple([t._requires_grad for t in inputs])  # a list comprehension: the hot path, ~2x a genexpr
+        # The hot path of the whole engine: list comprehensions (about twice as fast as generators here) and
+        # no call that is not needed.
+        needs = tuple([t._requires_grad for t in inputs])
         record = grad_mode._grad_enabled[0] and True in needs
         if record:
             ctx = cls()
@@ -186,29 +188,23 @@ class Function(Node):
             ctx._saved = {}
         else:
             ctx = _NULL_CTX
-        data = cls.forward(ctx, *inputs, **params)
-        out = Tensor._make(data, record, ctx if record else None,
+        out = Tensor._make(cls.forward(ctx, *inputs, **params), record, ctx if record else None,
                            inputs[0]._vbox if cls.is_view else None)
         if cls.is_view:
             base = inputs[0]
             out._base = base._base if base._base is not None else base
-        if record:
-            cls._link(ctx, inputs, out)
+        if record:  # wire the node into the graph: edges, the inputs' shapes and dtypes, the saved result
+            ctx.next_functions = tuple([t._edge() for t in inputs])
+            ctx._meta = tuple([(t._data.shape, t._data.dtype) for t in inputs])
+            ctx._seq = next(_node_seq)
+            ctx._id = next(_ids)
+            if cls.saves_result:
+                ctx._saved["result"] = SavedTensor(out, is_output=True)
         if events._subscribers:
+            if record:
+                ctx._announce(inputs, out)
             out._announce()
         return out
-
-    @staticmethod
-    def _link(ctx, inputs, out) -> None:
-        """Wire a recorded node into the graph: its edges, input shapes and saved result."""
-        ctx.next_functions = tuple([t._edge() for t in inputs])
-        ctx._meta = tuple([(t._data.shape, t._data.dtype) for t in inputs])
-        ctx._seq = next(_node_seq)
-        ctx._id = next(_ids)
-        if ctx.saves_result:
-            ctx._saved["result"] = SavedTensor(out, is_output=True)
-        if events._subscribers:
-            ctx._announce(inputs, out)
 
     def save(node, /, **named) -> None:
         """Keep tensors (and non-tensor values) for backward under torch's names (``self=``, ``other=``...)."""

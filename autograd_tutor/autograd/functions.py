@@ -723,9 +723,10 @@ class MmBackward0(Function):
         if a._data.shape[1] != b._data.shape[0]:
             raise _mm_shapes_error(a._data, b._data)
         need_a, need_b = ctx.needs_input_grad or (False, False)
-        ctx.save(mat2=b if need_a else None, self=a if need_b else None,
-                 self_sym_sizes=a._data.shape, self_sym_strides=_strides(a._data),
-                 mat2_sym_sizes=b._data.shape, mat2_sym_strides=_strides(b._data))
+        if need_a or need_b:  # only a recorded node saves (the strides pick the backward formula)
+            ctx.save(mat2=b if need_a else None, self=a if need_b else None,
+                     self_sym_sizes=a._data.shape, self_sym_strides=_strides(a._data),
+                     mat2_sym_sizes=b._data.shape, mat2_sym_strides=_strides(b._data))
         return np.matmul(*_promote(a, b))
 
     @staticmethod
