@@ -26,7 +26,7 @@ import numpy as np
 
 from .autograd.grad_mode import enable_grad
 from .autograd.tensor import Tensor
-from .nn.module import _typename
+from .nn.module import _typename, reset_grads
 
 __all__ = ["Optimizer", "SGD", "Adam"]
 
@@ -116,18 +116,7 @@ class Optimizer:
 
     def zero_grad(self, set_to_none: bool = True) -> None:
         """Reset the gradients of all optimized tensors: to None (the default), or to zeros."""
-        for group in self.param_groups:
-            for p in group["params"]:
-                if p.grad is None:
-                    continue
-                if set_to_none:
-                    p.grad = None
-                else:
-                    if p.grad.grad_fn is not None:
-                        p.grad.detach_()
-                    else:
-                        p.grad.requires_grad_(False)
-                    p.grad.zero_()
+        reset_grads((p for group in self.param_groups for p in group["params"]), set_to_none)
 
     def step(self, closure=None):
         """Update the parameters once; ``closure`` (re-evaluating the loss, returned) is optional."""

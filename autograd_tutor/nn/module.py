@@ -271,17 +271,7 @@ class Module:
 
     def zero_grad(self, set_to_none: bool = True) -> None:
         """Reset every parameter's ``.grad``: to None (the default, as in torch 2), or to zeros."""
-        for p in self.parameters():
-            if p.grad is None:
-                continue
-            if set_to_none:
-                p.grad = None
-            else:
-                if p.grad.grad_fn is not None:
-                    p.grad.detach_()
-                else:
-                    p.grad.requires_grad_(False)
-                p.grad.zero_()
+        reset_grads(self.parameters(), set_to_none)
 
     # ------------------------------------------------------------ conversions
     def to(self, *args, **kwargs) -> "Module":
@@ -397,3 +387,18 @@ class Module:
             else:
                 main += "\n  " + "\n  ".join(lines) + "\n"
         return main + ")"
+
+
+def reset_grads(params, set_to_none: bool) -> None:
+    """``zero_grad`` of modules and optimizers: drop each ``.grad`` (set_to_none) or zero it, cut from any graph."""
+    for p in params:
+        if p.grad is None:
+            continue
+        if set_to_none:
+            p.grad = None
+        else:
+            if p.grad.grad_fn is not None:
+                p.grad.detach_()
+            else:
+                p.grad.requires_grad_(False)
+            p.grad.zero_()
