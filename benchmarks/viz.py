@@ -10,9 +10,10 @@ Measured in this one process, best (min) of R repeats with the garbage collector
    same built from the recorded events, the static SVG, the replay steps of its backward pass.
 2. The same graph drawn by networkx + matplotlib (``topological_generations`` layout, ``draw_networkx`` with its
    default arrow patches, rendered on an Agg canvas) and by our matplotlib ``draw`` (one LineCollection).
-3. The same graph as DOT text rendered by graphviz ``dot -Tsvg``, as torchviz does (skipped with a note when
-   ``dot`` is missing: ``apt-get install -y graphviz``), against our ``to_svg``.
-4. A training loop of about 10,000 events (a one-neuron model, SGD, 250 steps) bare, with a plain event
+3. Graphs of 120, 240 and 1,001 nodes as DOT text rendered by graphviz ``dot -Tsvg``, as torchviz does, against
+   our walk + layout + ``to_svg`` (dot is given 60 s; skipped with a note when ``dot`` is missing:
+   ``apt-get install -y graphviz``).
+4. A training loop of about 10,000 events (a one-neuron model, SGD, 300 steps) bare, with a plain event
    subscriber, and with a live ``GraphWidget()`` attached (target: at most 2x the bare loop).
 
 Ratios are printed as "x ours": how many times slower the peer is than our implementation of the same job.
@@ -34,7 +35,7 @@ from autograd_tutor import events
 from autograd_tutor.viz import GraphModel, build_steps, draw, replay_json, to_svg
 
 LEAVES, ROUNDS = 50, 317        # 50 leaves + 3 x 317 operations = 1,001 nodes
-TRAIN_STEPS = 250               # x ~40 events per step = ~10,000 events
+TRAIN_STEPS = 300               # x 33 events per step = ~10,000 events
 
 
 def best(fn, repeats: int) -> float:
@@ -52,11 +53,11 @@ def best(fn, repeats: int) -> float:
     return min(times) * 1e3
 
 
-def build_graph():
-    leaves = [at.tensor(0.1 * (i % 7) + 0.1, requires_grad=True) for i in range(LEAVES)]
+def build_graph(n_leaves: int = LEAVES, rounds: int = ROUNDS):
+    leaves = [at.tensor(0.1 * (i % 7) + 0.1, requires_grad=True) for i in range(n_leaves)]
     y = leaves[0]
-    for i in range(ROUNDS):
-        y = (y * leaves[i % LEAVES]).tanh() + leaves[(i * 7) % LEAVES]
+    for i in range(rounds):
+        y = (y * leaves[i % n_leaves]).tanh() + leaves[(i * 7) % n_leaves]
     return y
 
 
@@ -66,7 +67,7 @@ def row(name: str, ms: float, ours: float = None, note: str = "") -> None:
 
 
 # ------------------------------------------------------------------------------------------ 1. our Python side
-def python_side(repeats: int) -> tuple:
+def python_side(repeats: int):
     print("1. Python side of the widget, 1,001-node graph")
     y = build_graph()
     walk = best(lambda: GraphModel.from_tensor(y, max_nodes=None).snapshot(), repeats)
@@ -86,9 +87,8 @@ def python_side(repeats: int) -> tuple:
     live = GraphModel.from_trace(trace, max_nodes=None)
     steps = build_steps(live)
     row(f"replay: {len(steps):,} steps + narration + JSON", best(lambda: replay_json(live, build_steps(live)), repeats))
-    ours_svg = best(lambda: to_svg(model), repeats)
-    row("static SVG (to_svg)", ours_svg)
-    return y, model, ours_svg
+    row("static SVG (to_svg)", best(lambda: to_svg(model), repeats))
+    return model
 
 
 # ------------------------------------------------------------------------------------------ 2. networkx + mpl
@@ -134,12 +134,10 @@ def matplotlib_side(model, repeats: int) -> None:
 
 
 # ------------------------------------------------------------------------------------------ 3. graphviz dot
-def graphviz_side(model, ours_svg: float, repeats: int) -> None:
-    print("\n3. Rendering the same graph to SVG with graphviz dot (as torchviz does)")
-    dot = shutil.which("dot")
-    if dot is None:
-        print("  skipped: graphviz `dot` is not installed (apt-get install -y graphviz)")
-        return
+DOT_TIMEOUT = 60.0
+
+
+def _dot_text(model) -> str:
     lines = ["digraph G {", '  node [shape=box, style=filled, fontsize=10, fontname="monospace"];']
     for n in model.visible:
         fill = "lightblue" if n.kind == "leaf" else "lightgrey"
@@ -147,14 +145,33 @@ def graphviz_side(model, ours_svg: float, repeats: int) -> None:
     for e in model.edges:
         lines.append(f"  n{model.node(e.src).index} -> n{model.node(e.dst).index};")
     lines.append("}")
-    with tempfile.NamedTemporaryFile("w", suffix=".dot", delete=False) as f:
-        f.write("\n".join(lines))
-    try:
-        run = lambda: subprocess.run([dot, "-Tsvg", f.name], check=True, capture_output=True)  # noqa: E731
-        row("graphviz: dot -Tsvg of the same 1,001 nodes", best(run, max(1, repeats // 3)), ours_svg)
-        row("ours: to_svg (layout already done)", ours_svg, ours_svg)
-    finally:
-        os.unlink(f.name)
+    return "\n".join(lines)
+
+
+def graphviz_side(repeats: int) -> None:
+    print("\n3. Layout + SVG of the same graph: graphviz dot (as torchviz does) against ours")
+    dot = shutil.which("dot")
+    if dot is None:
+        print("  skipped: graphviz `dot` is not installed (apt-get install -y graphviz)")
+        return
+    for leaves, rounds in ((10, 30), (20, 60), (LEAVES, ROUNDS)):
+        y = build_graph(leaves, rounds)
+        nodes = leaves + 3 * rounds
+        ours = best(lambda: to_svg(GraphModel.from_tensor(y, max_nodes=None)), repeats)
+        with tempfile.NamedTemporaryFile("w", suffix=".dot", delete=False) as f:
+            f.write(_dot_text(GraphModel.from_tensor(y, max_nodes=None)))
+        try:
+            t = time.perf_counter()
+            subprocess.run([dot, "-Tsvg", "-o", os.devnull, f.name], check=True, timeout=DOT_TIMEOUT)
+            took = (time.perf_counter() - t) * 1e3
+            row(f"{nodes:>5} nodes  ours: walk + layout + to_svg", ours)
+            row(f"{nodes:>5} nodes  graphviz: dot -Tsvg", took, ours)
+        except subprocess.TimeoutExpired:
+            row(f"{nodes:>5} nodes  ours: walk + layout + to_svg", ours)
+            print(f"  {nodes:>5} nodes  graphviz: dot -Tsvg gave up after {DOT_TIMEOUT:.0f} s"
+                  f"{'':<14}>{DOT_TIMEOUT * 1e3 / ours:7.0f}x")
+        finally:
+            os.unlink(f.name)
 
 
 # ------------------------------------------------------------------------------------------ 4. training loop
@@ -201,9 +218,9 @@ def main() -> None:
     repeats = 1 if args.quick else 7
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load {load:.2f}; best of {repeats}\n")
-    _, model, ours_svg = python_side(repeats)
+    model = python_side(repeats)
     matplotlib_side(model, max(1, repeats // 2))
-    graphviz_side(model, ours_svg, repeats)
+    graphviz_side(repeats)
     training_overhead(repeats)
 
 

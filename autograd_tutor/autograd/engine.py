@@ -130,6 +130,10 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     return tuple(result)
 
 
+#: A node with any of these attributes has hooks (or a retained grad) to run around it.
+_HOOK_KEYS = frozenset({"_tensor_hooks", "_retain", "_pre_hooks", "_post_hooks"})
+
+
 def _graph(root_nodes: list) -> tuple:
     """Dependency counts of every node reachable from the roots, and the nodes in DFS post-order."""
     deps = {}
@@ -213,20 +217,27 @@ def _run(roots, grads, retain_graph, create_graph, inputs, capture):
     prev_mode = grad_mode._grad_enabled[0]
     grad_mode._grad_enabled[0] = bool(create_graph)
     current = None
+    heappush, heappop = heapq.heappush, heapq.heappop  # the loop below is the engine's hot path
+    plain = not listening  # no event to build: hooks are the only reason to leave the fast path
     try:
         while ready:
-            current = heapq.heappop(ready)[2]
+            current = heappop(ready)[2]
             g = buffers.pop(current)
-            if isinstance(current, AccumulateGrad):
+            if type(current) is AccumulateGrad:
                 _accumulate(current, g, targets, found, capture, inputs, create_graph, listening)
                 continue
-            g = _tensor_hooks(current, g, create_graph, listening)
-            if current in targets:
+            hooked = current.__dict__.keys() & _HOOK_KEYS
+            if hooked:
+                g = _tensor_hooks(current, g, create_graph, listening)
+            if targets and current in targets:
                 if capture:
                     found[targets[current][0]] = g if create_graph else Tensor._make(g)
                 if not any(c in needed for c, _ in current.next_functions if c is not None):
                     continue
-            grads_in, shown = _execute(current, g, create_graph, listening)
+            if plain and not hooked:
+                grads_in, shown = current._run(g, create_graph), None
+            else:
+                grads_in, shown = _execute(current, g, create_graph, listening)
             if not retain_graph:
                 freed = current._release()
                 if listening and freed:
@@ -238,9 +249,10 @@ def _run(roots, grads, retain_graph, create_graph, inputs, capture):
                     events.emit(events.GradientFlowed, source_id=current._id, target_id=child._id, input_nr=nr,
                                 position=position, value=shown[position])
                 buffers[child] = buffers[child] + gi if child in buffers else gi
-                deps[child] -= 1
-                if deps[child] == 0:
-                    heapq.heappush(ready, (-child._seq, tie, child))
+                left = deps[child] - 1
+                deps[child] = left
+                if left == 0:
+                    heappush(ready, (-child._seq, tie, child))
                     tie += 1
     except Exception as exc:
         if listening:

@@ -184,7 +184,7 @@ class Tensor:
 
     def _announce(self) -> None:
         events.emit(events.TensorCreated, tensor_id=self._id, shape=tuple(self._data.shape),
-                    dtype=str(self.dtype), requires_grad=self._requires_grad, is_leaf=self.grad_fn is None,
+                    dtype="torch." + self._data.dtype.name, requires_grad=self._requires_grad, is_leaf=self.grad_fn is None,
                     grad_fn_id=self.grad_fn._id if self.grad_fn is not None else None, value=self._data.copy())
 
     def _edge(self) -> tuple:

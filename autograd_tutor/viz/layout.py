@@ -2,8 +2,8 @@
 
 The layer of a node is ``1 + max(layer of its inputs)`` (0 for a node without inputs), so data flows left
 to right and every edge points to a later layer. The slot is the node's row inside its layer: the free row
-nearest to the mean row of its inputs, so a chain stays on one line. Because nothing is ever re-placed,
-a graph that grows while cells run never jumps around: new nodes only appear.
+nearest to the mean row of its inputs from the closest layer, so a chain stays on one line. Because nothing
+is ever re-placed, a graph that grows while cells run never jumps around: new nodes only appear.
 
 Placement costs O(1) per node: at most ``SEARCH`` rows are tried around the wanted one before the node goes
 to the end of its layer.
@@ -55,8 +55,10 @@ class Layout:
         placed = [self.positions[i] for i in inputs if i in self.positions]
         if layer is None:
             layer = 1 + max(p[0] for p in placed) if placed else 0
-        if near is None and placed:
-            near = sum(p[1] for p in placed) / len(placed)
+        if near is None and placed:  # the rows of the closest inputs: a chain stays on its line
+            top = max(p[0] for p in placed)
+            rows = [p[1] for p in placed if p[0] == top]
+            near = sum(rows) / len(rows)
         slot = self._free_slot(layer, near)
         self.taken.setdefault(layer, set()).add(slot)
         self._end[layer] = max(self._end.get(layer, 0), slot + 1)

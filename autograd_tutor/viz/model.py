@@ -44,7 +44,7 @@ STRUCTURE_KINDS = ("tensor_created", "node_created")
 BACKWARD_KINDS = ("backward_started", "node_executed", "gradient_flowed", "grad_accumulated", "hook_fired",
                   "saved_tensors_freed", "backward_finished", "backward_failed")
 #: Saved-tensor names that hold a node's first and second forward input (torch's convention).
-_INPUT_SLOTS = (("self",), ("other", "mat2", "vec", "tensor", "exponent"))
+_INPUT_SLOTS = (("self",), ("other", "mat1", "mat2", "vec", "tensor", "exponent", "target"), ("mat2",))
 _PENDING = 512      # constants remembered before their first use
 #: Backward passes kept for replay (the most recent ones).
 MAX_PASSES = 20
@@ -127,7 +127,7 @@ class GraphModel:
         self.layout = Layout()
         self.visible: list = []      # VizNode in display order (index)
         self.edges: list = []        # VizEdge in display order
-        self.passes: list = []       # one list of backward events per recorded pass (the last MAX_PASSES)
+        self._passes: list = []      # one list of backward events per recorded pass (the last MAX_PASSES)
         self.pass_count = 0          # passes recorded so far, including those no longer kept
         self.version = 0             # bumps on every change
         self._nodes: dict = {}       # key -> VizNode (visible ones)
@@ -143,6 +143,7 @@ class GraphModel:
         self._current: Optional[list] = None
         self._json: dict = {}        # key -> cached node JSON; edge index -> cached edge JSON in _edge_json
         self._edge_cache: dict = {}  # edge index -> (placements seen, JSON)
+        self._flowing: list = []     # edges that show a gradient of the current pass
         self._synthetic = itertools.count(-1, -1)
         self.hidden = 0
 
@@ -338,6 +339,16 @@ class GraphModel:
         self._add_op(e.node_id, e.name, specs, tuple(n for n, _ in e.saved), e.output_id,
                      "saved" if e.saved else "none")
 
+    @property
+    def passes(self) -> list:
+        """The recorded backward passes (the last ``MAX_PASSES``), each a list of events whose arrays are
+        replaced by :class:`Value` heads."""
+        for records in self._passes:
+            for i, r in enumerate(records):
+                if type(r) is not SimpleNamespace:
+                    records[i] = _light(r)
+        return self._passes
+
     def key_of_node(self, node_id: Optional[int]) -> Optional[int]:
         """The visible key for a graph node id (an AccumulateGrad id maps to its leaf)."""
         key = self._acc.get(node_id, node_id)
@@ -360,12 +371,12 @@ class GraphModel:
         if not any(r is not None for r in roots):
             self._current = None
             return
-        self._current = [_light(e)]
-        for edge in self.edges:
-            if edge.grad is not None:
-                edge.grad = None
-                self._edge_cache.pop(edge.index, None)
-                self.version += 1
+        self._current = [e]
+        for edge in self._flowing:  # a new pass: the gradients written on edges are the old pass's
+            edge.grad = None
+            self._edge_cache.pop(edge.index, None)
+            self.version += 1
+        self._flowing = []
         for r in roots:
             if r is not None and not self._nodes[r].root:
                 self._nodes[r].root = True
@@ -374,7 +385,7 @@ class GraphModel:
     def _record(self, e) -> bool:
         if self._current is None:
             return False
-        self._current.append(_light(e))
+        self._current.append(e if _small(e) else _light(e))  # small arrays wait: most passes are dropped unread
         return True
 
     def _node_executed(self, e) -> None:
@@ -390,6 +401,8 @@ class GraphModel:
         src = self.key_of_node(e.source_id)
         edge = self.edge_at(src, e.position) if src is not None else None
         if edge is not None:
+            if edge.grad is None:
+                self._flowing.append(edge)
             edge.grad = Value.of(e.value)
             self._edge_cache.pop(edge.index, None)
             self.version += 1
@@ -412,9 +425,9 @@ class GraphModel:
 
     def _backward_ended(self, e) -> None:
         if self._record(e):
-            self.passes.append(self._current)
+            self._passes.append(self._current)
             self.pass_count += 1
-            del self.passes[:-MAX_PASSES]
+            del self._passes[:-MAX_PASSES]
             self._current = None
             self.version += 1
 
@@ -481,7 +494,9 @@ class GraphModel:
     def set_names(self, pairs: Iterable) -> bool:
         """Name nodes after the ``(name, tensor)`` pairs (see :func:`names.tensors_in`); refresh their values.
 
-        Names not given any more are removed (the variable was rebound). Returns True when something changed.
+        A node keeps its name while the variable is gone or points outside the drawing; when the name now
+        points to another node of the drawing (``loss`` of the next step), it moves there. Returns True when
+        something changed.
         """
         found = {}
         for name, t in pairs:
@@ -495,8 +510,9 @@ class GraphModel:
             if fn is not None and node.key not in self._enriched:
                 self._enrich(fn)
         before = self.version
+        taken = set(found.values())
         for node in self.visible:
-            name = found.get(node.key, "")
+            name = found.get(node.key, "" if node.name in taken else node.name)
             if node.name != name:
                 node.name = name
                 self._touch(node.key)
@@ -615,16 +631,28 @@ _ARRAYS = {"gradient_flowed": ("value",), "grad_accumulated": ("before", "after"
 _ARRAY_TUPLES = {"node_executed": ("grad_outputs", "grad_inputs")}
 
 
+def _small(e) -> bool:
+    """True when the arrays an event carries are small enough to keep until the pass is read."""
+    kind = e.kind
+    if kind in _ARRAYS:
+        return all(getattr(e, k) is None or getattr(e, k).size <= 64 for k in _ARRAYS[kind])
+    if kind in _ARRAY_TUPLES:
+        return all(x is None or x.size <= 64 for k in _ARRAY_TUPLES[kind] for x in getattr(e, k))
+    return True
+
+
 def _light(e) -> SimpleNamespace:
     """An event with its arrays replaced by :class:`Value` heads, so a kept pass holds no big arrays."""
-    light = SimpleNamespace(**e.__dict__)
-    light.kind = e.kind
-    for k in _ARRAYS.get(e.kind, ()):
-        v = getattr(e, k)
-        setattr(light, k, None if v is None else Value.of(v))
-    for k in _ARRAY_TUPLES.get(e.kind, ()):
-        setattr(light, k, tuple(None if x is None else Value.of(x) for x in getattr(e, k)))
-    return light
+    fields = e.__dict__.copy()
+    fields["kind"] = kind = e.kind
+    if kind in _ARRAYS:
+        for k in _ARRAYS[kind]:
+            v = fields[k]
+            fields[k] = None if v is None else Value.of(v)
+    elif kind in _ARRAY_TUPLES:
+        for k in _ARRAY_TUPLES[kind]:
+            fields[k] = tuple(None if x is None else Value.of(x) for x in fields[k])
+    return SimpleNamespace(**fields)
 
 
 def _array(t):

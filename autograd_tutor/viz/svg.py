@@ -45,7 +45,8 @@ def _shape(kind: str, w: float, h: float, root: bool, hidden: int) -> str:
         back = (f'<rect x="6" y="6" width="{w}" height="{h}" rx="4" fill="{fill}" stroke="{stroke}" '
                 f'stroke-width="1.2"/><rect x="3" y="3" width="{w}" height="{h}" rx="4" fill="{fill}" '
                 f'stroke="{stroke}" stroke-width="1.2"/>')
-    return back + f'<rect width="{w}" height="{h}" rx="4" fill="{fill}" stroke="{stroke}" stroke-width="{width}"{dash}/>'
+    return back + (f'<rect width="{w}" height="{h}" rx="4" fill="{fill}" stroke="{stroke}" '
+                   f'stroke-width="{width}"{dash}/>')
 
 
 def _saved_row(names: list, state: str, w: float, y: float) -> str:

@@ -23,6 +23,7 @@ interval grows if sending gets expensive) and at the end of every notebook cell.
 """
 from __future__ import annotations
 
+import json
 import sys
 import time
 from pathlib import Path
@@ -55,8 +56,10 @@ class GraphWidget(anywidget.AnyWidget):
     _esm = STATIC / "graph.js"
     _css = STATIC / "graph.css"
 
-    graph = traitlets.Dict().tag(sync=True)
-    replay = traitlets.Dict().tag(sync=True)
+    # The drawing and the replay travel as JSON text: one string for the comm instead of thousands of small
+    # objects that ipywidgets would walk looking for binary buffers. Python reads them as ``graph``/``replay``.
+    graph_json = traitlets.Unicode("{}").tag(sync=True)
+    replay_json = traitlets.Unicode("{}").tag(sync=True)
     step = traitlets.Int(0).tag(sync=True)
     title = traitlets.Unicode("Computation graph").tag(sync=True)
     render_ms = traitlets.Float(0.0).tag(sync=True)
@@ -72,6 +75,8 @@ class GraphWidget(anywidget.AnyWidget):
             kinds = BACKWARD_KINDS
         super().__init__(title=title or ("Computation graph" if tensor is None else "Graph of the tensor"))
         self._steps: list = []
+        self.graph: dict = {"nodes": [], "edges": [], "hidden": 0, "width": 0, "height": 0}
+        self.replay: dict = {"steps": [], "start": {"grads": [], "saved": []}}
         self._synced = -1
         self._last_sync = 0.0
         self._interval = SYNC_INTERVAL
@@ -96,9 +101,11 @@ class GraphWidget(anywidget.AnyWidget):
             return
         old = len(self._steps)
         self._steps = build_steps(self.model)
+        self.graph = self.model.snapshot()
+        self.replay = replay_json(self.model, self._steps)
         with self.hold_sync():
-            self.graph = self.model.snapshot()
-            self.replay = replay_json(self.model, self._steps)
+            self.graph_json = json.dumps(self.graph, separators=(",", ":"))
+            self.replay_json = json.dumps(self.replay, separators=(",", ":"))
             if len(self._steps) != old or self.step > len(self._steps):
                 self.step = len(self._steps)
         self._synced = self.model.version

@@ -2,7 +2,8 @@
 // positions, edges with their paths) as SVG, and replays the backward steps recorded in Python, in the
 // browser, so the player works while the kernel is busy. Plain ES module: no bundler, no CDN.
 //
-// Traits read: graph {nodes, edges, hidden, width, height}, replay {steps, start}, step, title.
+// Traits read: graph_json {nodes, edges, hidden, width, height}, replay_json {steps, start} (JSON text),
+// step, title.
 // Traits written: step (the replay position), render_ms (time of the last full render, measured here).
 //
 // Large graphs stay responsive: only the nodes and edges inside the visible part of the drawing are in the
@@ -12,8 +13,8 @@
 const SVGNS = "http://www.w3.org/2000/svg";
 const SPEEDS = [0.5, 1, 2, 4];
 const KIND_NAMES = { leaf: "leaf", op: "result", constant: "constant", collapsed: "collapsed" };
-const DETAIL_SCALE = 0.45;   // below this zoom, nodes are shapes without text
-const MIN_START_SCALE = 0.5; // a large graph opens at this zoom around its root, not squeezed to fit
+const DETAIL_SCALE = 0.3;    // below this zoom, nodes are shapes without text
+const MIN_START_SCALE = 0.35; // a larger graph opens at this zoom around its root, not squeezed to fit
 const ICONS = {
   start: '<path d="M2 2h2.5v12H2zM14 2L5.5 8l8.5 6z"/>', back: '<path d="M12 2L4 8l8 6z"/>',
   play: '<path d="M4 2l9 6-9 6z"/>', pause: '<path d="M4 2h3v12H4zM9 2h3v12H9z"/>',
@@ -336,7 +337,7 @@ function render({ model, el: host }) {
   // ------------------------------------------------------------ the graph trait
   function drawGraph() {
     const t0 = performance.now();
-    const g = model.get("graph") || {};
+    const g = JSON.parse(model.get("graph_json") || "{}");
     const nodes = g.nodes || [], edges = g.edges || [];
     const reset = nodes.length < graph.nodes.length || edges.length < graph.edges.length;
     const changed = [];
@@ -471,22 +472,23 @@ function render({ model, el: host }) {
     queueCull();
   }
 
-  function stageSize() {
-    const height = Math.max(150, Math.min(graph.height || 150, 520));
+  function stageSize() {  // [width, height, scale that fits the whole graph]; the stage is no taller than needed
+    const width = stage.clientWidth || 800;
+    const gw = Math.max(graph.width, 1), gh = Math.max(graph.height, 1);
+    const byWidth = Math.min(1, width / gw);
+    const height = Math.max(150, Math.min(gh * Math.max(byWidth, MIN_START_SCALE), 520));
     svg.style.height = `${height}px`;
-    return [stage.clientWidth || 800, height];
+    return [width, height, Math.min(byWidth, height / gh)];
   }
 
   function fitView() {  // the whole graph, however small it gets
-    const [width, height] = stageSize();
-    const scale = Math.min(1, width / Math.max(graph.width, 1), height / Math.max(graph.height, 1));
+    const [width, height, scale] = stageSize();
     setView({ x: 0, y: 0, w: width / scale, h: height / scale });
     userView = false;
   }
 
   function startView() {  // the whole graph if it is readable, else a readable part around its root
-    const [width, height] = stageSize();
-    const scale = Math.min(1, width / Math.max(graph.width, 1), height / Math.max(graph.height, 1));
+    const [width, height, scale] = stageSize();
     if (scale >= MIN_START_SCALE || !graph.nodes.length) { fitView(); return; }
     const focus = graph.nodes.find((n) => n.root) || graph.nodes[graph.nodes.length - 1];
     const w = width / MIN_START_SCALE, h = height / MIN_START_SCALE;
@@ -560,8 +562,8 @@ function render({ model, el: host }) {
 
   // ------------------------------------------------------------ traits
   function loadReplay() {
-    const r = model.get("replay");
-    replay = r && r.steps ? r : { steps: [], start: { grads: [], saved: [] } };
+    const r = JSON.parse(model.get("replay_json") || "{}");
+    replay = r.steps ? r : { steps: [], start: { grads: [], saved: [] } };
     position = Math.min(model.get("step") || 0, replay.steps.length);
     st = stateAt(replay, position);
   }
@@ -569,8 +571,8 @@ function render({ model, el: host }) {
   const onReplay = () => { loadReplay(); applyState(); };
   const onStep = () => setPosition(model.get("step") || 0, true);
   const onTitle = () => { title.textContent = model.get("title") || ""; };
-  model.on("change:graph", onGraph);
-  model.on("change:replay", onReplay);
+  model.on("change:graph_json", onGraph);
+  model.on("change:replay_json", onReplay);
   model.on("change:step", onStep);
   model.on("change:title", onTitle);
   onTitle();
@@ -580,8 +582,8 @@ function render({ model, el: host }) {
 
   return () => {
     pause();
-    model.off("change:graph", onGraph);
-    model.off("change:replay", onReplay);
+    model.off("change:graph_json", onGraph);
+    model.off("change:replay_json", onReplay);
     model.off("change:step", onStep);
     model.off("change:title", onTitle);
   };
