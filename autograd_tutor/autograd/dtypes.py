@@ -44,6 +44,8 @@ uint8 = dtype("uint8", np.uint8)
 bool = dtype("bool", np.bool_)
 
 _BY_NUMPY = {d.np: d for d in (float16, float32, float64, int8, int16, int32, int64, uint8, bool)}
+#: "torch.float32" and friends by NumPy dtype (a NumPy dtype's .name is a slow Python property).
+TORCH_NAMES = {np_dtype: repr(d) for np_dtype, d in _BY_NUMPY.items()}
 # torch's legacy type names, used in the version-counter error ("[torch.FloatTensor [2]]").
 LEGACY_NAMES = {"float16": "HalfTensor", "float32": "FloatTensor", "float64": "DoubleTensor",
                 "int8": "CharTensor", "int16": "ShortTensor", "int32": "IntTensor", "int64": "LongTensor",

@@ -282,11 +282,12 @@ class Function(Node):
         return tuple(out)
 
     def _announce(self, inputs, out) -> None:
-        leaf_nodes = tuple((n._id, n.variable._id) for n, _ in self.next_functions if isinstance(n, AccumulateGrad))
+        edges = self.next_functions
         events.emit(events.NodeCreated, node_id=self._id, name=self.name(),
-                    next_functions=tuple((n._id if n is not None else None, nr) for n, nr in self.next_functions),
-                    input_ids=tuple(None if t._wrapped else t._id for t in inputs), output_id=out._id,
-                    saved=self.saved_summary(), leaf_nodes=leaf_nodes)
+                    next_functions=tuple([(n._id if n is not None else None, nr) for n, nr in edges]),
+                    input_ids=tuple([None if t._wrapped else t._id for t in inputs]), output_id=out._id,
+                    saved=self.saved_summary(),
+                    leaf_nodes=tuple([(n._id, n.variable._id) for n, _ in edges if type(n) is AccumulateGrad]))
 
 
 def unbroadcast(grad: np.ndarray, shape: tuple) -> np.ndarray:

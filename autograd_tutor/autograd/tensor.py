@@ -26,7 +26,7 @@ from .. import events
 from . import functions as F
 from . import grad_mode
 from ._printing import format_tensor
-from .dtypes import LEGACY_NAMES, dtype as _dtype, from_numpy_dtype
+from .dtypes import LEGACY_NAMES, TORCH_NAMES, dtype as _dtype, from_numpy_dtype
 from .function import _ids, accumulate_node
 from .hooks import add_hook
 
@@ -183,9 +183,10 @@ class Tensor:
         raise TypeError("create tensors with torch.tensor(data), torch.ones(...), torch.zeros(...) and friends")
 
     def _announce(self) -> None:
-        events.emit(events.TensorCreated, tensor_id=self._id, shape=tuple(self._data.shape),
-                    dtype="torch." + self._data.dtype.name, requires_grad=self._requires_grad, is_leaf=self.grad_fn is None,
-                    grad_fn_id=self.grad_fn._id if self.grad_fn is not None else None, value=self._data.copy())
+        fn = self.grad_fn
+        events.emit(events.TensorCreated, tensor_id=self._id, shape=self._data.shape,
+                    dtype=TORCH_NAMES[self._data.dtype], requires_grad=self._requires_grad, is_leaf=fn is None,
+                    grad_fn_id=fn._id if fn is not None else None, value=self._data.copy())
 
     def _edge(self) -> tuple:
         """This tensor's entry in a consumer's ``next_functions``."""
