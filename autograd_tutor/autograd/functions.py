@@ -735,13 +735,17 @@ class MmBackward0(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        if a._data.shape[1] != b._data.shape[0]:
-            raise _mm_shapes_error(a._data, b._data)
-        need_a, need_b = ctx.needs_input_grad or (False, False)
-        if need_a or need_b:  # only a recorded node saves (the strides pick the backward formula)
-            ctx.save(mat2=b if need_a else None, self=a if need_b else None,
-                     self_sym_sizes=a._data.shape, self_sym_strides=_strides(a._data),
-                     mat2_sym_sizes=b._data.shape, mat2_sym_strides=_strides(b._data))
+        da, db = a._data, b._data
+        if da.shape[1] != db.shape[0]:
+            raise _mm_shapes_error(da, db)
+        needs = ctx.needs_input_grad
+        if needs:  # only a recorded node saves (the strides pick the backward formula); written out: a hot path
+            if needs[0]:
+                ctx._saved["mat2"] = SavedTensor(b, False)
+            if needs[1]:
+                ctx._saved["self"] = SavedTensor(a, False)
+            ctx.self_sym_sizes, ctx.self_sym_strides = da.shape, _strides(da)
+            ctx.mat2_sym_sizes, ctx.mat2_sym_strides = db.shape, _strides(db)
         return np.matmul(*_promote(a, b))
 
     @staticmethod
@@ -760,7 +764,8 @@ class MmBackward0(Function):
 
 def _strides(d: np.ndarray) -> tuple:
     """An array's strides counted in elements, as torch counts them."""
-    return tuple(s // d.itemsize for s in d.strides)
+    size = d.itemsize
+    return tuple([s // size for s in d.strides])
 
 
 def _column_major(sizes: tuple, strides: tuple) -> bool:
