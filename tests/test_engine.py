@@ -381,3 +381,28 @@ def test_in_place_on_a_tensor_nobody_saved_is_fine(lib):
     b.add_(1)
     c.sum().backward()
     assert a.grad.tolist() == [2.0, 2.0] and b._version == 1
+
+
+def test_grads_never_alias_each_other_or_the_callers_arrays():
+    """The engine takes over a gradient array only when nothing else refers to it (as torch steals a grad)."""
+    import numpy as np
+
+    import autograd_tutor as at
+    x, y = at.ones(3, requires_grad=True), at.ones(3, requires_grad=True)
+    ((x + y) * 2).sum().backward()  # AddBackward0 sends the very same array to x and to y
+    assert not np.shares_memory(x.grad._data, y.grad._data)
+    x.grad.add_(1)
+    assert y.grad.tolist() == [2.0, 2.0, 2.0]
+
+    given = at.ones(3)
+    u, v = at.ones(3, requires_grad=True), at.ones(3, requires_grad=True)
+    (u + v).backward(given)  # the caller's gradient tensor must stay the caller's
+    assert not np.shares_memory(u.grad._data, given._data) and not np.shares_memory(v.grad._data, given._data)
+
+    kept = []
+    w = at.ones(2, 2, requires_grad=True)
+    w.register_hook(lambda g: kept.append(g * 1) or kept[-1])  # a hook that keeps what it returns
+    (at.ones(2, 2) @ w).sum().backward()
+    assert not np.shares_memory(w.grad._data, kept[0]._data)
+    w.grad.zero_()
+    assert kept[0].tolist() == [[2.0, 2.0], [2.0, 2.0]]

@@ -20,6 +20,7 @@ tensor(24.)
 from __future__ import annotations
 
 import heapq
+import sys
 import warnings
 
 import numpy as np
@@ -254,6 +255,7 @@ def _run(roots, grads, retain_graph, create_graph, inputs, capture):
                 if left == 0:
                     heappush(ready, (-child._seq, tie, child))
                     tie += 1
+            grads_in = gi = None  # the buffers hold them now: let AccumulateGrad see who else refers to a grad
     except Exception as exc:
         if listening:
             events.emit(events.BackwardFailed, node_id=current._id if current is not None else None,
@@ -376,7 +378,11 @@ def _accumulate(node, g, targets, found, capture, inputs, create_graph, listenin
     pre = node.__dict__.get("_pre_hooks")
     if pre:
         g = _prehooks(pre, node, g, create_graph, listening)
-    _add_to_grad(leaf, g, create_graph, node, listening)
+    # Like torch, take over a gradient that nothing else holds instead of copying it into .grad: no hook saw it,
+    # and the only references are the engine loop's variable, this frame's and getrefcount's own argument.
+    owned = (not (leaf._hooks or pre or leaf._post_acc_hooks or node.__dict__.get("_post_hooks"))
+             and type(g) is np.ndarray and g.base is None and g.flags.writeable and sys.getrefcount(g) == 3)
+    _add_to_grad(leaf, g, create_graph, node, listening, owned)
     if leaf._post_acc_hooks:
         for fn in tuple(leaf._post_acc_hooks.values()):
             if fn(leaf) is not None:
@@ -389,14 +395,18 @@ def _accumulate(node, g, targets, found, capture, inputs, create_graph, listenin
         _posthooks(post, node, (), g, create_graph, listening)
 
 
-def _add_to_grad(tensor, g, create_graph, node, listening) -> None:
-    """``tensor.grad += g``, in place when a grad exists (the same tensor object keeps accumulating)."""
+def _add_to_grad(tensor, g, create_graph, node, listening, owned=False) -> None:
+    """``tensor.grad += g``, in place when a grad exists (the same tensor object keeps accumulating).
+
+    A first gradient is copied into ``.grad``, unless ``owned``: then nothing else refers to the array, and it
+    becomes ``.grad`` as it is."""
     before = tensor._grad
     before_copy = _copy(before) if listening and before is not None else None
     if create_graph:
         tensor._grad = CopyBackwards.apply(Tensor._make(np.zeros_like(g._data)), g) if before is None else before + g
     elif before is None:
-        tensor._grad = Tensor._make(np.array(g, dtype=tensor._data.dtype))
+        dtype = tensor._data.dtype
+        tensor._grad = Tensor._make(np.asarray(g, dtype) if owned else np.array(g, dtype=dtype))
     else:  # in place, even into a grad built with create_graph (it keeps its grad_fn, as in torch)
         before._data += g
         before._vbox[0] += 1

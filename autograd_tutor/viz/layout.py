@@ -52,13 +52,17 @@ class Layout:
         """
         if key in self.positions:
             return self.positions[key]
-        placed = [self.positions[i] for i in inputs if i in self.positions]
-        if layer is None:
-            layer = 1 + max(p[0] for p in placed) if placed else 0
-        if near is None and placed:  # the rows of the closest inputs: a chain stays on its line
-            top = max(p[0] for p in placed)
-            rows = [p[1] for p in placed if p[0] == top]
-            near = sum(rows) / len(rows)
+        positions = self.positions
+        placed = [positions[i] for i in inputs if i in positions]
+        if placed:
+            top = max(placed)[0]
+            if layer is None:
+                layer = top + 1
+            if near is None:  # the rows of the closest inputs: a chain stays on its line
+                rows = [p[1] for p in placed if p[0] == top]
+                near = sum(rows) / len(rows)
+        elif layer is None:
+            layer = 0
         slot = self._free_slot(layer, near)
         self.taken.setdefault(layer, set()).add(slot)
         self._end[layer] = max(self._end.get(layer, 0), slot + 1)
@@ -153,10 +157,6 @@ def bezier_points(c: tuple, ts) -> list:
 
 def path_d(segments: list) -> str:
     """The SVG ``d`` attribute of a list of cubic segments."""
-    def f(v):
-        return f"{v:g}"
-    (x, y) = segments[0][0]
-    parts = [f"M{f(x)},{f(y)}"]
-    for _, (x1, y1), (x2, y2), (x3, y3) in segments:
-        parts.append(f"C{f(x1)},{f(y1)} {f(x2)},{f(y2)} {f(x3)},{f(y3)}")
-    return "".join(parts)
+    x, y = segments[0][0]
+    return f"M{x:g},{y:g}" + "".join(f"C{a:g},{b:g} {c:g},{d:g} {e:g},{f:g}"
+                                     for _, (a, b), (c, d), (e, f) in segments)

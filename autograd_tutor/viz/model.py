@@ -200,7 +200,8 @@ class GraphModel:
     def _new(self, key: int, kind: str, op: str = "", tensor_id=None, value=None, inputs=(),
              layer: Optional[int] = None, near: Optional[float] = None) -> VizNode:
         """Add a node (or fold it) and return the visible node that stands for it."""
-        reps = tuple(self._visible_key(k) for k in inputs)
+        nodes, rep = self._nodes, self._rep
+        reps = tuple(k if k in nodes else rep.get(k, k) for k in inputs)
         if self.max_nodes is not None and len(self.visible) >= self.max_nodes:
             return self._fold(key, kind, op, reps, layer)
         node = VizNode(key, kind, op, tensor_id, value)
@@ -577,19 +578,22 @@ class GraphModel:
 
 
     def _edge_json(self, e: VizEdge) -> dict:
-        """An edge's JSON, cached until its gradient changes or a node lands in a layer it crosses."""
+        """An edge's JSON, cached until its gradient changes or a node lands in a layer it crosses.
+
+        (How many folded edges it stands for, ``count``, stays in Python: nothing draws it.)
+        """
         src, dst = self._nodes[e.src], self._nodes[e.dst]
         stamp = self.layout.stamp(src.layer + 1, dst.layer)
         cached = self._edge_cache.get(e.index)
-        if cached is not None and cached[0] == (stamp, e.count):
+        if cached is not None and cached[0] == stamp:
             return cached[1]
         ports = max(len(dst.inputs), e.position + 1)
         segments, (lx, ly) = route((src.layer, src.slot), (dst.layer, dst.slot),
                                    (e.position - (ports - 1) / 2) * PORT, self.layout.taken)
         json = {"src": src.index, "dst": dst.index, "pos": e.position, "tracked": e.tracked,
-                "grad": e.grad.text if e.grad is not None else "", "count": e.count,
+                "grad": e.grad.text if e.grad is not None else "",
                 "path": path_d(segments), "lx": lx, "ly": ly}
-        self._edge_cache[e.index] = ((stamp, e.count), json)
+        self._edge_cache[e.index] = (stamp, json)
         return json
 
 
@@ -700,7 +704,7 @@ def _saved_of(fn) -> tuple:
         if fn.__dict__.get("_saved", {}) is None:
             names = _in_input_order(fn.__dict__.get("_freed", ()))
             return names, "freed" if names else "none"
-        names = tuple(n for n, _ in fn.saved_summary())
+        names = _in_input_order(tuple(fn._saved or ()))
         return names, "saved" if names else "none"
     names, freed = [], False
     for attr in dir(fn):

@@ -7,7 +7,8 @@
 The class is thin: traits plus one event subscription. The model, layout, narration and SVG live in
 :mod:`autograd_tutor.viz`; the drawing and the replay player are ``static/graph.js``. Events are applied to
 the Python model as they come, and the front end is updated at most every ``SYNC_INTERVAL`` seconds (the
-interval grows if sending gets expensive) and at the end of every notebook cell.
+interval grows when sending gets expensive, so syncing takes at most about 5% of the time) and at the end of
+every notebook cell.
 
 >>> import autograd_tutor as torch
 >>> a = torch.tensor(3., requires_grad=True); b = torch.tensor(4., requires_grad=True)
@@ -110,7 +111,7 @@ class GraphWidget(anywidget.AnyWidget):
                 self.step = len(self._steps)
         self._synced = self.model.version
         self._last_sync = time.perf_counter()
-        self._interval = max(SYNC_INTERVAL, 10 * (self._last_sync - start))
+        self._interval = max(SYNC_INTERVAL, 20 * (self._last_sync - start))  # syncing: at most ~5% of the time
 
     def stop(self) -> None:
         """Stop listening to events: the drawing keeps what it has (the replay still works)."""
