@@ -33,6 +33,7 @@ test: $(STAMP) chromium
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
+	$(BIN)/python benchmarks/viz.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -166,13 +166,13 @@ def test_updates_to_the_browser_are_batched(widgets, monkeypatch):
     g = GraphWidget(namespace={})
     widgets.append(g)
     sent = []
-    g.observe(lambda change: sent.append(change["name"]), names=["graph"])
+    g.observe(lambda change: sent.append(change["name"]), names=["graph_json"])
     x = torch.tensor(1., requires_grad=True)
     for _ in range(50):
         x = x * 1.1
     assert sent == []  # 50 operations, no message yet: they wait for the interval or the end of the cell
     g.refresh()
-    assert sent == ["graph"]
+    assert sent == ["graph_json"]
     assert [n["kind"] for n in g.graph["nodes"]].count("op") == 50
 
 

@@ -111,12 +111,13 @@ def test_grads_and_edge_gradients_from_events():
         ("a", "c", "4"), ("b", "c", "3"), ("c", "d", "1"), ("a", "d", "1")]
 
 
-def test_names_follow_rebinding_and_values_refresh():
+def test_names_stick_until_they_move_and_values_refresh():
     a, b, c, d = _abd()
-    m = GraphModel.from_tensor(d, namespace={"a": a, "c": c, "d": d})
+    m = GraphModel.from_tensor(d, namespace={"a": a, "b": b, "c": c, "d": d})
     assert m.find("c").kind == "op"
-    assert m.set_names([("a", a), ("d", d)]) is True  # c was rebound: its node is called by its grad_fn again
-    assert _labels(m) == ["a", "leaf", "MulBackward0", "d"]
+    assert m.set_names([("a", a), ("d", d)]) is False  # b and c are gone (or elsewhere): they keep their names
+    assert m.set_names([("c", d)]) is True  # the name c now points to another node of the drawing: it moves
+    assert _labels(m) == ["a", "b", "MulBackward0", "c"]
     with torch.no_grad():
         a.add_(1)
     m.set_names([("a", a)])
