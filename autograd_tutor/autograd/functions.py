@@ -1099,24 +1099,6 @@ class StackBackward0(Function):
 
 # ---------------------------------------------------------------- indexing
 
-class SelectBackward0(Function):
-    """z = x[..., i, ...] on axis ``dim``;  dx = zeros with g placed at i."""
-    is_view = True
-
-    @staticmethod
-    def forward(ctx, x, dim, index):
-        ctx.save(dim=dim, index=index, self_sym_sizes=x._data.shape)
-        return x._data[(slice(None),) * dim + (index,)]
-
-    @staticmethod
-    def backward(ctx, g):
-        if _is_tensor(g):
-            return SelectBackwardBackward0.apply(g, dim=ctx.dim, index=ctx.index, sizes=ctx.self_sym_sizes)
-        out = np.zeros(ctx.self_sym_sizes, g.dtype)
-        out[(slice(None),) * ctx.dim + (ctx.index,)] = g
-        return out
-
-
 class SliceBackward0(Function):
     """z = x[start:end:step] on axis ``dim``;  dx = zeros with g placed in the slice."""
     is_view = True
@@ -1129,10 +1111,14 @@ class SliceBackward0(Function):
     @staticmethod
     def backward(ctx, g):
         if _is_tensor(g):
-            return SliceBackwardBackward0.apply(g, dim=ctx.dim, key=ctx.key, sizes=ctx.self_sym_sizes)
+            return ctx.placing.apply(g, dim=ctx.dim, key=ctx.key, sizes=ctx.self_sym_sizes)
         out = np.zeros(ctx.self_sym_sizes, g.dtype)
         out[(slice(None),) * ctx.dim + (ctx.key,)] = g
         return out
+
+
+class SelectBackward0(SliceBackward0):
+    """z = x[..., i, ...] on axis ``dim`` (``key`` is the int i);  dx = zeros with g placed at i."""
 
 
 class IndexBackward0(Function):
@@ -1375,23 +1361,6 @@ class SgnBackward0(Function):
         return _zeros(g)
 
 
-class SelectBackwardBackward0(Function):
-    """z = zeros of the input's shape with g at index i of dim, the backward of select;  dz/dg = gg[i]."""
-
-    @staticmethod
-    def forward(ctx, g, dim, index, sizes):
-        ctx.save(dim=dim, index=index)
-        out = np.zeros(sizes, g._data.dtype)
-        out[(slice(None),) * dim + (index,)] = g._data
-        return out
-
-    @staticmethod
-    def backward(ctx, gg):
-        if _is_tensor(gg):
-            return gg.select(ctx.dim, ctx.index)
-        return gg[(slice(None),) * ctx.dim + (ctx.index,)]
-
-
 class SliceBackwardBackward0(Function):
     """z = zeros of the input's shape with g in the slice, the backward of slicing;  dz/dg = gg[slice]."""
 
@@ -1405,8 +1374,17 @@ class SliceBackwardBackward0(Function):
     @staticmethod
     def backward(ctx, gg):
         if _is_tensor(gg):
-            return SliceBackward0.apply(gg, dim=ctx.dim, key=ctx.key)
+            return ctx.taking.apply(gg, dim=ctx.dim, key=ctx.key)
         return gg[(slice(None),) * ctx.dim + (ctx.key,)]
+
+
+class SelectBackwardBackward0(SliceBackwardBackward0):
+    """z = zeros of the input's shape with g at index i of dim, the backward of select;  dz/dg = gg[i]."""
+
+
+# Each of these pairs differentiates the other (used under create_graph).
+SliceBackward0.placing, SliceBackwardBackward0.taking = SliceBackwardBackward0, SliceBackward0
+SelectBackward0.placing, SelectBackwardBackward0.taking = SelectBackwardBackward0, SelectBackward0
 
 
 class IndexPutImplBackward0(Function):

@@ -936,7 +936,7 @@ class Tensor:
         if not -n <= index < n:
             raise IndexError(f"select(): index {index} out of range for tensor of size {list(self.shape)} at "
                              f"dimension {d}")
-        return F.SelectBackward0.apply(self, dim=d, index=index % n)
+        return F.SelectBackward0.apply(self, dim=d, key=index % n)
 
     # ------------------------------------------------------------ indexing
     def __getitem__(self, key):
@@ -1121,7 +1121,7 @@ def _index(t: Tensor, key: tuple, single_slice: bool = False) -> Tensor:
             size = out.shape[dim]
             if not -size <= index < size:
                 raise IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
-            out = F.SelectBackward0.apply(out, dim=dim, index=index % size)
+            out = F.SelectBackward0.apply(out, dim=dim, key=index % size)
         else:
             raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
                              f"valid indices (got {type(k).__name__})")
