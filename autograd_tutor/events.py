@@ -67,7 +67,8 @@ class NodeCreated(Event):
     ``next_functions`` mirrors the node's ``next_functions`` as ``(node_id or None, input_nr)``;
     ``input_ids`` gives the tensor id of each forward input (None for a Python number);
     ``saved`` names what the node saved for backward as ``(name, shape)`` pairs.
-    ``leaf_nodes`` maps the id of each AccumulateGrad node among the next functions to its leaf's tensor id.
+    ``leaf_nodes`` maps the id of each AccumulateGrad node among the next functions to its leaf's tensor id;
+    ``constants`` gives, input by input, the value of a Python number (the ``2`` of ``x * 2``), else None.
     """
     node_id: int
     name: str
@@ -76,6 +77,7 @@ class NodeCreated(Event):
     output_id: int
     saved: tuple
     leaf_nodes: tuple = ()
+    constants: tuple = ()
     kind = "node_created"
 
 

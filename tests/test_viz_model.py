@@ -225,3 +225,18 @@ def test_cross_check_with_torch_draws_the_same_graph():
     for t in (td, d):
         root = next(n for n in GraphModel.from_tensor(t).visible if n.root)
         assert (root.op, root.saved, root.saved_state) == ("MulBackward0", ("other",), "freed")
+
+
+def test_python_numbers_in_a_live_graph_show_their_value_even_after_backward_freed_them():
+    import autograd_tutor as torch
+    from autograd_tutor import events
+    from autograd_tutor.viz import GraphModel
+    with events.record() as trace:
+        x = torch.tensor(3., requires_grad=True)
+        y = x * 2 + 1
+        y.backward()
+    created = trace.of("node_created")
+    assert [e.constants for e in created] == [(None, 2), (None, 1)]
+    model = GraphModel.from_trace(trace, namespace={"x": x, "y": y})
+    constants = sorted(n.value.scalar for n in model.visible if n.kind == "constant")
+    assert constants == [1, 2]

@@ -286,6 +286,7 @@ class Function(Node):
         events.emit(events.NodeCreated, node_id=self._id, name=self.name(),
                     next_functions=tuple([(n._id if n is not None else None, nr) for n, nr in edges]),
                     input_ids=tuple([None if t._wrapped else t._id for t in inputs]), output_id=out._id,
+                    constants=tuple([t._data.item() if t._wrapped else None for t in inputs]),
                     saved=self.saved_summary(),
                     leaf_nodes=tuple([(n._id, n.variable._id) for n, _ in edges if type(n) is AccumulateGrad]))
 

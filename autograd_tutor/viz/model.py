@@ -329,10 +329,14 @@ class GraphModel:
         leaf_of = dict(e.leaf_nodes)
         self._acc.update(leaf_of)
         specs = []
-        for (nid, _), tid in zip(e.next_functions, e.input_ids):
+        constants = e.constants or (None,) * len(e.input_ids)
+        for (nid, _), tid, number in zip(e.next_functions, e.input_ids, constants):
             if nid is None:  # a tensor without grad, or a Python number (no tensor id: a key of its own)
-                key = tid if tid is not None else next(self._synthetic)
-                specs.append((key, "constant", tid, self._pending.pop(tid, None), False))
+                if tid is None:
+                    value = Value.of(number) if number is not None else None
+                    specs.append((next(self._synthetic), "constant", None, value, False))
+                else:
+                    specs.append((tid, "constant", tid, self._pending.pop(tid, None), False))
             elif nid in leaf_of:
                 specs.append((tid, "leaf", tid, self._pending.pop(tid, None), True))
             else:
