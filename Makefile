@@ -16,8 +16,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q torch==2.13.0
 	touch $(STAMP)
 
+# JupyterLab refuses to run as root unless told (containers, CI machines): say so only when we are root.
 lab: $(STAMP)
-	$(BIN)/jupyter lab notebooks/
+	$(BIN)/jupyter lab notebooks/ $(if $(filter 0,$(shell id -u)),--allow-root)
 
 # Browser tests drive Debian's chromium with playwright (never `playwright install`: it downloads a browser).
 chromium:
