@@ -402,3 +402,18 @@ def test_a_broken_subscriber_never_raises_into_code_that_turns_warnings_into_err
         handle.remove()
     assert t.item() == 6.0
     assert "ZeroDivisionError" in capsys.readouterr().err
+
+
+def test_one_copy_per_gradient_is_shared_by_the_events_that_show_it_and_stays_unchanged():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    with events.record() as trace:
+        (x.exp() * 3).sum().backward()
+    flowed = {e.target_id: e.value for e in trace.of("gradient_flowed")}
+    for e in trace.of("node_executed"):
+        if e.node_id in flowed:  # a node that received a single gradient shows the copy that flowed into it
+            assert e.grad_outputs[0] is flowed[e.node_id]
+    (acc,) = trace.of("grad_accumulated")
+    assert acc.after is flowed[acc.node_id]
+    expected = np.exp([1.0, 2.0]) * 3
+    x.grad.zero_()  # the learner changes .grad: what was recorded does not move
+    np.testing.assert_allclose(acc.after, expected, rtol=1e-6)

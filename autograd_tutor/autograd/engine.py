@@ -219,13 +219,15 @@ def _run(roots, grads, retain_graph, create_graph, inputs, capture):
     grad_mode._grad_enabled[0] = bool(create_graph)
     current = None
     heappush, heappop = heapq.heappush, heapq.heappop  # the loop below is the engine's hot path
+    arrived = {}  # node -> the event copy of the one gradient it received, reused by the events that show it
     plain = not listening  # no event to build: hooks are the only reason to leave the fast path
     try:
         while ready:
             current = heappop(ready)[2]
             g = buffers.pop(current)
             if type(current) is AccumulateGrad:
-                _accumulate(current, g, targets, found, capture, inputs, create_graph, listening)
+                _accumulate(current, g, targets, found, capture, inputs, create_graph, listening,
+                            arrived.pop(current, None))
                 continue
             hooked = current.__dict__.keys() & _HOOK_KEYS
             if hooked:
@@ -238,7 +240,8 @@ def _run(roots, grads, retain_graph, create_graph, inputs, capture):
             if plain and not hooked:
                 grads_in, shown = current._run(g, create_graph), None
             else:
-                grads_in, shown = _execute(current, g, create_graph, listening)
+                grads_in, shown = _execute(current, g, create_graph, listening,
+                                           None if hooked else arrived.pop(current, None))
             if not retain_graph:
                 freed = current._release()
                 if listening and freed:
@@ -249,7 +252,13 @@ def _run(roots, grads, retain_graph, create_graph, inputs, capture):
                 if listening:
                     events.emit(events.GradientFlowed, source_id=current._id, target_id=child._id, input_nr=nr,
                                 position=position, value=shown[position])
-                buffers[child] = buffers[child] + gi if child in buffers else gi
+                if child in buffers:
+                    buffers[child] = buffers[child] + gi
+                    arrived.pop(child, None)  # a sum now: no single event copy stands for it
+                else:
+                    buffers[child] = gi
+                    if listening:
+                        arrived[child] = shown[position]
                 left = deps[child] - 1
                 deps[child] = left
                 if left == 0:
@@ -347,9 +356,10 @@ def _posthooks(post: dict, node, grads_in: tuple, g, create_graph, listening) ->
     return grads_in
 
 
-def _execute(node, g, create_graph, listening):
+def _execute(node, g, create_graph, listening, g_copy=None):
     """Run one function node with its pre- and post-hooks; return the gradients for its inputs (and, when
-    someone listens, the copies of them that the events carry)."""
+    someone listens, the copies of them that the events carry). ``g_copy`` is an event copy of ``g`` already
+    made, if any."""
     pre = node.__dict__.get("_pre_hooks")
     if pre:
         g = _prehooks(pre, node, g, create_graph, listening)
@@ -360,12 +370,12 @@ def _execute(node, g, create_graph, listening):
     shown = None
     if listening:  # one copy of each gradient, shared by this event and the gradient_flowed events after it
         shown = tuple([None if x is None else _copy(x) for x in grads_in])
-        events.emit(events.NodeExecuted, node_id=node._id, name=node.name(), grad_outputs=(_copy(g),),
+        events.emit(events.NodeExecuted, node_id=node._id, name=node.name(), grad_outputs=(g_copy if g_copy is not None and not pre else _copy(g),),
                     grad_inputs=shown)
     return grads_in, shown
 
 
-def _accumulate(node, g, targets, found, capture, inputs, create_graph, listening) -> None:
+def _accumulate(node, g, targets, found, capture, inputs, create_graph, listening, g_copy=None) -> None:
     """The AccumulateGrad step: leaf hooks, then add into ``.grad`` (or hand the value to ``grad()``)."""
     leaf = node.variable
     if leaf._hooks:
@@ -382,7 +392,7 @@ def _accumulate(node, g, targets, found, capture, inputs, create_graph, listenin
     # and the only references are the engine loop's variable, this frame's and getrefcount's own argument.
     owned = (not (leaf._hooks or pre or leaf._post_acc_hooks or node.__dict__.get("_post_hooks"))
              and type(g) is np.ndarray and g.base is None and g.flags.writeable and sys.getrefcount(g) == 3)
-    _add_to_grad(leaf, g, create_graph, node, listening, owned)
+    _add_to_grad(leaf, g, create_graph, node, listening, owned, None if leaf._hooks or pre else g_copy)
     if leaf._post_acc_hooks:
         for fn in tuple(leaf._post_acc_hooks.values()):
             if fn(leaf) is not None:
@@ -395,11 +405,11 @@ def _accumulate(node, g, targets, found, capture, inputs, create_graph, listenin
         _posthooks(post, node, (), g, create_graph, listening)
 
 
-def _add_to_grad(tensor, g, create_graph, node, listening, owned=False) -> None:
+def _add_to_grad(tensor, g, create_graph, node, listening, owned=False, g_copy=None) -> None:
     """``tensor.grad += g``, in place when a grad exists (the same tensor object keeps accumulating).
 
     A first gradient is copied into ``.grad``, unless ``owned``: then nothing else refers to the array, and it
-    becomes ``.grad`` as it is."""
+    becomes ``.grad`` as it is. ``g_copy``, an event copy of ``g`` already made, also shows a first ``.grad``."""
     before = tensor._grad
     before_copy = _copy(before) if listening and before is not None else None
     if create_graph:
@@ -412,4 +422,5 @@ def _add_to_grad(tensor, g, create_graph, node, listening, owned=False) -> None:
         before._vbox[0] += 1
     if listening:
         events.emit(events.GradAccumulated, tensor_id=tensor._id, node_id=node._id, before=before_copy,
-                    after=_copy(tensor._grad))
+                    after=g_copy if before is None and g_copy is not None and not create_graph
+                    else _copy(tensor._grad))
