@@ -16,7 +16,7 @@ import numpy as np
 
 from ..autograd.dtypes import LEGACY_NAMES
 from ..autograd.function import Function
-from ..autograd.functions import _float, _is_tensor, _promote, _saved
+from ..autograd.functions import _float, _is_tensor, _mm_shapes_error, _promote, _saved, _strides
 from ..autograd.tensor import Tensor
 
 __all__: list = []  # used through nn.functional
@@ -27,10 +27,6 @@ REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}  # torch's Reduction enum, as save
 def _type_name(a: np.ndarray) -> str:
     """``Float``, ``Double``, ``Long``...: how torch names a dtype in its kernel messages."""
     return LEGACY_NAMES[a.dtype.name][:-len("Tensor")]
-
-
-def _strides(a: np.ndarray) -> tuple:
-    return tuple(s // a.itemsize for s in a.strides)
 
 
 class AddmmBackward0(Function):
@@ -45,8 +41,7 @@ class AddmmBackward0(Function):
         if c.dtype != b.dtype:
             raise RuntimeError(f"self and mat2 must have the same dtype, but got {_type_name(c)} and {_type_name(b)}")
         if a.shape[1] != b.shape[0]:
-            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and "
-                               f"{b.shape[0]}x{b.shape[1]})")
+            raise _mm_shapes_error(a, b)
         shape = (a.shape[0], b.shape[1])
         try:
             fits = c.ndim <= 2 and np.broadcast_shapes(c.shape, shape) == shape

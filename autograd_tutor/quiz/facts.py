@@ -34,6 +34,7 @@ import numpy as np
 from ..autograd.engine import _graph
 from ..autograd.function import AccumulateGrad
 from ..autograd.tensor import Tensor
+from ..viz.names import tensors_in
 
 __all__ = ["graph_facts", "GraphFacts", "TensorFact", "namespace_tensors", "MAX_OUTSIDE"]
 
@@ -44,28 +45,14 @@ MAX_OUTSIDE = 4
 def namespace_tensors(names) -> list:
     """``(name, tensor)`` for the tensors of a namespace, first name wins; module parameters as ``m.weight``.
 
-    Names starting with ``_`` are skipped (IPython keeps old outputs in ``_``, ``_1``...).
+    The names are found by :func:`autograd_tutor.viz.tensors_in` (which skips ``_``-names, IPython's old
+    outputs); only this package's tensors are kept.
     """
     out, seen = [], set()
-
-    def add(name, t):
-        if id(t) not in seen:
+    for name, t in tensors_in(names):
+        if isinstance(t, Tensor) and id(t) not in seen:
             seen.add(id(t))
             out.append((name, t))
-
-    for name, value in names.items():
-        if name.startswith("_"):
-            continue
-        if isinstance(value, Tensor):
-            add(name, value)
-        elif callable(getattr(value, "named_parameters", None)) and not isinstance(value, type):
-            try:
-                params = list(value.named_parameters())
-            except Exception:  # an object that only looks like a module
-                continue
-            for pname, p in params:
-                if isinstance(p, Tensor):
-                    add(f"{name}.{pname}", p)
     return out
 
 

@@ -3,18 +3,12 @@ node names, warnings, error messages) and compute the same values (see ``tests/c
 
 Weights are set from NumPy in each program, so both libraries start from the same numbers."""
 import pytest
+from nn_programs import SET_WEIGHTS
 
 pytest.importorskip("torch")
 
-SETUP = """
+SETUP = SET_WEIGHTS + """
 import collections
-nn, F = torch.nn, torch.nn.functional
-def set_weights(model, seed=0):
-    rng = np.random.default_rng(seed)
-    with torch.no_grad():
-        for p in model.parameters():
-            p.copy_(torch.tensor(rng.uniform(-0.5, 0.5, tuple(p.shape)).astype(np.float32)))
-    return model
 rng = np.random.default_rng(1)
 X = torch.tensor(rng.standard_normal((6, 2)).astype(np.float32))
 """

@@ -2,19 +2,13 @@
 and weights after 20 steps from the same initial weights."""
 import numpy as np
 import pytest
+from nn_programs import SET_WEIGHTS
 
 import autograd_tutor
 
 torch = pytest.importorskip("torch")
 
-SETUP = """
-nn, F = torch.nn, torch.nn.functional
-def set_weights(model, seed=0):
-    rng = np.random.default_rng(seed)
-    with torch.no_grad():
-        for p in model.parameters():
-            p.copy_(torch.tensor(rng.uniform(-0.5, 0.5, tuple(p.shape)).astype(np.float32)))
-    return model
+SETUP = SET_WEIGHTS + """
 rng = np.random.default_rng(1)
 X = torch.tensor(rng.standard_normal((32, 2)).astype(np.float32))
 Y = torch.sin(X[:, :1] * 2)
