@@ -131,13 +131,23 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     return tuple(result)
 
 
-#: A node with any of these attributes has hooks (or a retained grad) to run around it.
-_HOOK_KEYS = frozenset({"_tensor_hooks", "_retain", "_pre_hooks", "_post_hooks"})
-
-
-def _graph(root_nodes: list) -> tuple:
-    """Dependency counts of every node reachable from the roots, and the nodes in DFS post-order."""
+def _dependencies(root_nodes: list) -> dict:
+    """How many edges lead into each node reachable from the roots (the roots' own count only if reachable)."""
     deps = {}
+    stack = list(dict.fromkeys(root_nodes))
+    seen = set(stack)
+    while stack:
+        for child, _ in stack.pop().next_functions:
+            if child is not None:
+                deps[child] = deps.get(child, 0) + 1
+                if child not in seen:
+                    seen.add(child)
+                    stack.append(child)
+    return deps
+
+
+def _post_order(root_nodes: list) -> list:
+    """Every node reachable from the roots, each after all the nodes it leads to (depth-first post-order)."""
     order = []
     seen = set()
     for root in root_nodes:
@@ -148,17 +158,14 @@ def _graph(root_nodes: list) -> tuple:
         while stack:
             node, children = stack[-1]
             for child, _ in children:
-                if child is None:
-                    continue
-                deps[child] = deps.get(child, 0) + 1
-                if child not in seen:
+                if child is not None and child not in seen:
                     seen.add(child)
                     stack.append((child, iter(child.next_functions)))
                     break
             else:
                 order.append(node)
                 stack.pop()
-    return deps, order
+    return order
 
 
 def _needed(order: list, targets: set) -> set:
@@ -191,12 +198,15 @@ def _run(roots, grads, retain_graph, create_graph, inputs, capture):
                     root_node_ids=tuple(n._id for n in root_nodes), retain_graph=bool(retain_graph),
                     create_graph=bool(create_graph))
 
-    deps, order = _graph(root_nodes)
     targets = {}  # node -> (input index, tensor), for backward(inputs=...) and grad()
     for i, t in enumerate(inputs or ()):
         targets[_node_of(t)] = (i, t)
-    needed = _needed(order, set(targets)) if inputs is not None else None
-    if needed is not None:
+    needed = None
+    if inputs is None:
+        deps = _dependencies(root_nodes)
+    else:  # only the nodes that lead to an input run, and only their edges count
+        order = _post_order(root_nodes)
+        needed = _needed(order, set(targets))
         deps = {}
         for node in order:
             if node in needed:
@@ -229,7 +239,7 @@ def _run(roots, grads, retain_graph, create_graph, inputs, capture):
                 _accumulate(current, g, targets, found, capture, inputs, create_graph, listening,
                             arrived.pop(current, None))
                 continue
-            hooked = current.__dict__.keys() & _HOOK_KEYS
+            hooked = current._hooked
             if hooked:
                 g = _tensor_hooks(current, g, create_graph, listening)
             if targets and current in targets:
@@ -238,32 +248,44 @@ def _run(roots, grads, retain_graph, create_graph, inputs, capture):
                 if not any(c in needed for c, _ in current.next_functions if c is not None):
                     continue
             if plain and not hooked:
-                grads_in, shown = current._run(g, create_graph), None
+                grads_in = current._run(g, create_graph)
+                if not retain_graph:
+                    current._release()
+                for (child, _), gi in zip(current.next_functions, grads_in):  # as below, without events
+                    if child is None or gi is None or (needed is not None and child not in needed):
+                        continue
+                    before = buffers.get(child)
+                    buffers[child] = gi if before is None else before + gi
+                    left = deps[child] - 1
+                    deps[child] = left
+                    if left == 0:
+                        heappush(ready, (-child._seq, tie, child))
+                        tie += 1
             else:
                 grads_in, shown = _execute(current, g, create_graph, listening,
                                            None if hooked else arrived.pop(current, None))
-            if not retain_graph:
-                freed = current._release()
-                if listening and freed:
-                    events.emit(events.SavedTensorsFreed, node_id=current._id, name=current.name(), names=freed)
-            for position, ((child, nr), gi) in enumerate(zip(current.next_functions, grads_in)):
-                if child is None or gi is None or (needed is not None and child not in needed):
-                    continue
-                if listening:
-                    events.emit(events.GradientFlowed, source_id=current._id, target_id=child._id, input_nr=nr,
-                                position=position, value=shown[position])
-                if child in buffers:
-                    buffers[child] = buffers[child] + gi
-                    arrived.pop(child, None)  # a sum now: no single event copy stands for it
-                else:
-                    buffers[child] = gi
+                if not retain_graph:
+                    freed = current._release()
+                    if listening and freed:
+                        events.emit(events.SavedTensorsFreed, node_id=current._id, name=current.name(), names=freed)
+                for position, ((child, nr), gi) in enumerate(zip(current.next_functions, grads_in)):
+                    if child is None or gi is None or (needed is not None and child not in needed):
+                        continue
                     if listening:
-                        arrived[child] = shown[position]
-                left = deps[child] - 1
-                deps[child] = left
-                if left == 0:
-                    heappush(ready, (-child._seq, tie, child))
-                    tie += 1
+                        events.emit(events.GradientFlowed, source_id=current._id, target_id=child._id, input_nr=nr,
+                                    position=position, value=shown[position])
+                    if child in buffers:
+                        buffers[child] = buffers[child] + gi
+                        arrived.pop(child, None)  # a sum now: no single event copy stands for it
+                    else:
+                        buffers[child] = gi
+                        if listening:
+                            arrived[child] = shown[position]
+                    left = deps[child] - 1
+                    deps[child] = left
+                    if left == 0:
+                        heappush(ready, (-child._seq, tie, child))
+                        tie += 1
             grads_in = gi = None  # the buffers hold them now: let AccumulateGrad see who else refers to a grad
     except Exception as exc:
         if listening:

@@ -51,6 +51,7 @@ class Node:
     """
 
     next_functions: tuple = ()
+    _hooked = False  # set once the node has hooks or a retained grad: the engine's fast path checks only this
 
     def name(self) -> str:
         return type(self).__name__
@@ -65,10 +66,20 @@ class Node:
         return self._seq
 
     def register_prehook(self, fn):
-        return add_hook(self.__dict__.setdefault("_pre_hooks", {}), fn)
+        return add_hook(self._hook_table("_pre_hooks"), fn)
 
     def register_hook(self, fn):
-        return add_hook(self.__dict__.setdefault("_post_hooks", {}), fn)
+        return add_hook(self._hook_table("_post_hooks"), fn)
+
+    def _hook_table(self, name: str) -> dict:
+        """The hooks of one kind (``_pre_hooks``, ``_post_hooks``, ``_tensor_hooks``), created on first use."""
+        self._hooked = True
+        return self.__dict__.setdefault(name, {})
+
+    def _retain_grad_of(self, tensor) -> None:
+        """Fill ``tensor.grad`` (this node's output) when the engine reaches this node."""
+        self._hooked = True
+        self._retain = weakref.ref(tensor)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} object at {id(self):#x}>"
@@ -90,20 +101,21 @@ class SavedTensor:
     """One tensor a node saved for backward, checked against in-place changes when it is used.
 
     An input is kept by reference; the node's own output is kept as its array (a reference to the output
-    tensor would make a cycle) and rebuilt with ``grad_fn`` = the node when needed.
+    tensor would make a cycle) and rebuilt with ``grad_fn`` = the node when needed. Inside
+    ``saved_tensors_hooks`` the object becomes a :class:`PackedSavedTensor`, which keeps what ``pack`` returned.
     """
-    __slots__ = ("tensor", "data", "version", "saved_version", "packed", "unpack", "is_output", "edge")
+    __slots__ = ("tensor", "data", "version", "saved_version", "is_output", "packed", "unpack", "edge")
 
     def __init__(self, tensor, is_output: bool) -> None:
         if tensor._inference and not grad_mode._inference[0]:
             raise RuntimeError(INFERENCE_SAVED_MESSAGE)
-        self.version = tensor._vbox
-        self.saved_version = tensor._vbox[0]
+        self.version = vbox = tensor._vbox
+        self.saved_version = vbox[0]
         self.is_output = is_output
-        self.packed = self.unpack = None
         self.tensor = None if is_output else tensor
         self.data = tensor._data
         if _pack_hooks and not tensor._wrapped:
+            self.__class__ = PackedSavedTensor
             pack, self.unpack = _pack_hooks[-1]
             with grad_mode.no_grad():  # as in torch: what the hook computes is not recorded
                 self.packed = pack(tensor)
@@ -111,18 +123,36 @@ class SavedTensor:
             self.tensor = None
 
     def get(self, node, as_tensor: bool):
-        """The saved value as an array, or as a Tensor connected to the graph when ``as_tensor``."""
-        if self.unpack is not None:
-            value = self.unpack(self.packed)
-            return self._reattach(value, node) if as_tensor else value._data
+        """The saved value as a Tensor connected to the graph when ``as_tensor``, else as an array (a NumPy
+        scalar for 0-dim data: the backward formulas' arithmetic on it is several times faster)."""
         if self.version[0] != self.saved_version:
             # torch names the node that owns an output, else the input's grad_fn *now* (after the in-place op)
             raise RuntimeError(self._version_message(node if self.is_output else self.tensor.grad_fn))
-        if self.tensor is not None:
-            return self.tensor if as_tensor else self.tensor._data
-        if not as_tensor:
-            return self.data
-        return Tensor._make(self.data, True, node, self.version)
+        tensor = self.tensor
+        if as_tensor:
+            return tensor if tensor is not None else Tensor._make(self.data, True, node, self.version)
+        d = self.data if tensor is None else tensor._data
+        return d if d.ndim else d[()]
+
+    def _version_message(self, origin) -> str:
+        shape = ", ".join(str(s) for s in self.data.shape)
+        where = ""
+        if origin is not None:
+            where = f", which is output 0 of {origin.name().replace('Backward0', '').replace('Backward1', '')},"
+        return ("one of the variables needed for gradient computation has been modified by an inplace "
+                f"operation: [torch.{LEGACY_NAMES[self.data.dtype.name]} [{shape}]]{where} is at version "
+                f"{self.version[0]}; expected version {self.saved_version} instead. Hint: enable anomaly "
+                "detection to find the operation that failed to compute its gradient, with "
+                "torch.autograd.set_detect_anomaly(True, check_nan=False).")
+
+
+class PackedSavedTensor(SavedTensor):
+    """A saved tensor stored as ``pack(tensor)`` returned it, given back through ``unpack`` (no version check)."""
+    __slots__ = ()
+
+    def get(self, node, as_tensor: bool):
+        value = self.unpack(self.packed)
+        return self._reattach(value, node) if as_tensor else value._data
 
     def _reattach(self, value, node):
         """An unpacked value put in the saved tensor's place in the graph, as torch rebuilds it."""
@@ -135,17 +165,6 @@ class SavedTensor:
             t._acc = weakref.ref(self.edge)
             return t
         return Tensor._make(value._data, True, self.edge)
-
-    def _version_message(self, origin) -> str:
-        shape = ", ".join(str(s) for s in self.data.shape)
-        where = ""
-        if origin is not None:
-            where = f", which is output 0 of {origin.name().replace('Backward0', '').replace('Backward1', '')},"
-        return ("one of the variables needed for gradient computation has been modified by an inplace "
-                f"operation: [torch.{LEGACY_NAMES[self.data.dtype.name]} [{shape}]]{where} is at version "
-                f"{self.version[0]}; expected version {self.saved_version} instead. Hint: enable anomaly "
-                "detection to find the operation that failed to compute its gradient, with "
-                "torch.autograd.set_detect_anomaly(True, check_nan=False).")
 
 
 class _NullContext:
@@ -181,28 +200,29 @@ class Function(Node):
         # The hot path of the whole engine: list comprehensions (about twice as fast as generators here) and
         # no call that is not needed.
         needs = tuple([t._requires_grad for t in inputs])
-        record = grad_mode._grad_enabled[0] and True in needs
-        if record:
-            ctx = cls()
-            ctx.needs_input_grad = needs
-            ctx._saved = {}
-        else:
-            ctx = _NULL_CTX
-        out = Tensor._make(cls.forward(ctx, *inputs, **params), record, ctx if record else None,
-                           inputs[0]._vbox if cls.is_view else None)
+        if not (grad_mode._grad_enabled[0] and True in needs):
+            out = Tensor._make(cls.forward(_NULL_CTX, *inputs, **params), False, None,
+                               inputs[0]._vbox if cls.is_view else None)
+            if cls.is_view:
+                out._base = inputs[0]._base if inputs[0]._base is not None else inputs[0]
+            if events._subscribers:
+                out._announce()
+            return out
+        ctx = cls()
+        ctx.needs_input_grad = needs
+        ctx._saved = {}
+        out = Tensor._make(cls.forward(ctx, *inputs, **params), True, ctx, inputs[0]._vbox if cls.is_view else None)
         if cls.is_view:
-            base = inputs[0]
-            out._base = base._base if base._base is not None else base
-        if record:  # wire the node into the graph: edges, the inputs' shapes and dtypes, the saved result
-            ctx.next_functions = tuple([t._edge() for t in inputs])
-            ctx._meta = tuple([(t._data.shape, t._data.dtype) for t in inputs])
-            ctx._seq = next(_node_seq)
-            ctx._id = next(_ids)
-            if cls.saves_result:
-                ctx._saved["result"] = SavedTensor(out, is_output=True)
+            out._base = inputs[0]._base if inputs[0]._base is not None else inputs[0]
+        # wire the node into the graph: edges, the inputs' shapes and dtypes, the saved result
+        ctx.next_functions = tuple([t._edge() for t in inputs])
+        ctx._meta = tuple([(t._data.shape, t._data.dtype) for t in inputs])
+        ctx._seq = next(_node_seq)
+        ctx._id = next(_ids)
+        if cls.saves_result:
+            ctx._saved["result"] = SavedTensor(out, is_output=True)
         if events._subscribers:
-            if record:
-                ctx._announce(inputs, out)
+            ctx._announce(inputs, out)
             out._announce()
         return out
 
@@ -250,36 +270,47 @@ class Function(Node):
 
     def _release(self) -> tuple:
         """Free the saved tensors (backward without retain_graph); return the names that were freed."""
-        names = tuple(self._saved or ())
-        if names:
-            self._freed = names  # so that reading them raises, while never-saved slots still read as None
+        saved = self._saved
         self._saved = None
+        if not saved:
+            return ()
+        self._freed = names = tuple(saved)  # so that reading them raises, while never-saved slots read as None
         return names
 
     def _run(self, grad, create_graph: bool):
-        """Call ``backward`` and bring each gradient to its input's shape and dtype."""
+        """Call ``backward`` and bring each gradient to its input's shape and dtype (a list, None where unneeded)."""
         grads = type(self).backward(self, grad)
-        if not isinstance(grads, tuple):
+        if type(grads) is not tuple:
             grads = (grads,)
+        if create_graph:
+            return self._as_input_tensors(grads)
         out = []
         for g, (shape, dtype), needed in zip(grads, self._meta, self.needs_input_grad):
             if g is None or not needed:
                 out.append(None)
                 continue
-            if create_graph:
-                if not isinstance(g, Tensor):
-                    g = Tensor._make(np.asarray(g))
-                if g.shape != shape:
-                    g = _sum_to_tensor(g, shape)
-                if g._data.dtype != dtype:
-                    g = g.to(from_numpy_dtype(dtype))
-            else:
-                if g.shape != shape:
-                    g = unbroadcast(g, shape)
-                if g.dtype != dtype:
-                    g = g.astype(dtype)
+            if g.shape != shape:
+                g = unbroadcast(g, shape)
+            if g.dtype != dtype:
+                g = g.astype(dtype)
             out.append(g)
-        return tuple(out)
+        return out
+
+    def _as_input_tensors(self, grads: tuple) -> list:
+        """:meth:`_run` under create_graph: the gradients as Tensors, reshaped by recorded operations."""
+        out = []
+        for g, (shape, dtype), needed in zip(grads, self._meta, self.needs_input_grad):
+            if g is None or not needed:
+                out.append(None)
+                continue
+            if not isinstance(g, Tensor):
+                g = Tensor._make(np.asarray(g))
+            if g.shape != shape:
+                g = _sum_to_tensor(g, shape)
+            if g._data.dtype != dtype:
+                g = g.to(from_numpy_dtype(dtype))
+            out.append(g)
+        return out
 
     def _announce(self, inputs, out) -> None:
         edges = self.next_functions

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import numbers
 import warnings
-import weakref
 
 import numpy as np
 
@@ -268,7 +267,7 @@ class Tensor:
         if self.grad_fn is None or self._retains_grad:
             return
         self._retains_grad = True
-        self.grad_fn._retain = weakref.ref(self)
+        self.grad_fn._retain_grad_of(self)
 
     def register_hook(self, hook):
         """Call ``hook(grad)`` when this tensor's gradient is computed; a returned tensor replaces it."""
@@ -278,7 +277,7 @@ class Tensor:
             if self._hooks is None:
                 self._hooks = {}
             return add_hook(self._hooks, hook)
-        return add_hook(self.grad_fn.__dict__.setdefault("_tensor_hooks", {}), hook)
+        return add_hook(self.grad_fn._hook_table("_tensor_hooks"), hook)
 
     def register_post_accumulate_grad_hook(self, hook):
         """Call ``hook(tensor)`` after a leaf's ``.grad`` was updated."""
@@ -996,7 +995,7 @@ class Tensor:
             self.grad_fn = result.grad_fn
             self._requires_grad = True
             if retained:
-                self.grad_fn._retain = weakref.ref(self)
+                self.grad_fn._retain_grad_of(self)
         return self
 
     def _inplace(self, compute, *others) -> "Tensor":

@@ -31,7 +31,7 @@ from typing import Optional
 
 import numpy as np
 
-from ..autograd.engine import _graph
+from ..autograd.engine import _dependencies, _post_order
 from ..autograd.function import AccumulateGrad
 from ..autograd.tensor import Tensor
 from ..viz.names import tensors_in
@@ -89,8 +89,8 @@ class GraphFacts:
             raise ValueError(f"quiz_from({self.root_name}): {self.root_name} has no grad_fn, so there is no "
                              f"graph behind it to ask about: {why}. Pass a tensor computed from tensors that "
                              "require grad, such as the loss.")
-        deps, order = _graph([root.grad_fn])
-        self.order = order[::-1]  # the root first, every node before the nodes it sends gradients to
+        deps = _dependencies([root.grad_fn])
+        self.order = _post_order([root.grad_fn])[::-1]  # the root first, every node before the nodes it sends gradients to
         functions = [n for n in self.order if not isinstance(n, AccumulateGrad)]
         outputs = {}  # function node -> its output tensor, when we can name it
         for node in functions:
