@@ -139,8 +139,14 @@ def _shape_args(size) -> tuple:
     return tuple(int(s) for s in size)
 
 
+_NO_EDGE = (None, 0)  # a consumer's next_functions entry for an input that needs no gradient
+
+
 def _binary(fn, a, b, **params):
-    a, b = _wrap(a), _wrap(b)
+    if type(a) is not Tensor:
+        a = _wrap(a)
+    if type(b) is not Tensor:
+        b = _wrap(b)
     if a._data.shape != b._data.shape:
         _broadcast_shape(a._data.shape, b._data.shape)
     return fn.apply(a, b, **params)
@@ -189,11 +195,14 @@ class Tensor:
 
     def _edge(self) -> tuple:
         """This tensor's entry in a consumer's ``next_functions``."""
-        if self.grad_fn is not None:
-            return (self.grad_fn, 0)
+        fn = self.grad_fn
+        if fn is not None:
+            return (fn, 0)
         if self._requires_grad:
-            return (accumulate_node(self), 0)
-        return (None, 0)
+            ref = self._acc  # the leaf's AccumulateGrad while a graph holds it (accumulate_node, written out)
+            node = ref() if ref is not None else None
+            return (node if node is not None else accumulate_node(self), 0)
+        return _NO_EDGE
 
     # ------------------------------------------------------------ autograd attributes
     @property
