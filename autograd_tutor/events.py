@@ -6,8 +6,8 @@ fails. Widgets, quizzes and your own code listen with :func:`subscribe` or :func
 knows who listens. With no subscriber, each would-be event costs the engine one truth test of a list.
 
 Events are frozen dataclasses. Each carries a sequence number ``seq``, stable integer ids for the tensors and
-nodes it mentions (``Tensor._id``, ``Node._id``), and *copies* of the arrays it mentions, so a recorded trace
-never keeps a graph alive and never changes when the learner's tensors do.
+nodes it mentions (``Tensor._id``, ``Node._id``), and *copies* of the arrays it mentions (0-dim values as NumPy
+scalars), so a recorded trace never keeps a graph alive and never changes when the learner's tensors do.
 
 >>> import autograd_tutor as torch
 >>> from autograd_tutor import events
@@ -32,7 +32,7 @@ import numpy as np
 __all__ = [
     "Event", "TensorCreated", "NodeCreated", "BackwardStarted", "NodeExecuted", "GradientFlowed",
     "GradAccumulated", "HookFired", "SavedTensorsFreed", "BackwardFinished", "BackwardFailed",
-    "KINDS", "subscribe", "record", "Trace", "Subscription", "emit",
+    "KINDS", "subscribe", "record", "Trace", "Subscription", "emit", "wanted", "copy_of",
 ]
 
 _seq = itertools.count(1)
@@ -171,12 +171,35 @@ _DEFAULTS = {cls: {f.name: f.default for f in dataclasses.fields(cls) if f.defau
              for cls in KINDS.values()}
 
 
+def copy_of(array) -> np.ndarray:
+    """What an event carries for an array: a copy, or for 0-dim data the NumPy scalar (immutable, and several
+    times cheaper to make), so that the event never changes when the tensor does."""
+    return array[()] if array.ndim == 0 else array.copy()
+
+
+#: For each event class, the subscriptions that want it (rebuilt when one subscribes or leaves).
+_routes: dict = dict.fromkeys(KINDS.values(), ())
+
+
+def _reroute() -> None:
+    for cls in KINDS.values():
+        _routes[cls] = tuple([s for s in _subscribers if s.kinds is None or cls.kind in s.kinds])
+
+
+def wanted(event_type: type) -> bool:
+    """True when some subscriber listens to this kind: the engine skips preparing events nobody wants."""
+    return bool(_routes[event_type])
+
+
 def emit(event_type: type, **fields: Any) -> None:
     """Build one event and hand it to every subscriber that wants its kind.
 
     The engine calls this only after checking ``_subscribers``. A subscriber that raises is reported as a
     RuntimeWarning and skipped: listening must never break the learner's code.
     """
+    subs = _routes[event_type]
+    if not subs:
+        return
     # Built without the dataclass __init__ (a frozen one sets each field through object.__setattr__, 3-4x
     # slower): the same frozen event, with the same fields and defaults.
     event = object.__new__(event_type)
@@ -184,13 +207,12 @@ def emit(event_type: type, **fields: Any) -> None:
     state.update(_DEFAULTS[event_type])
     state["seq"] = next(_seq)
     state.update(fields)
-    for sub in tuple(_subscribers):
-        if sub.kinds is None or event.kind in sub.kinds:
-            try:
-                sub.callback(event)
-            except Exception as exc:  # a broken listener must not break the learner's code
-                _report(f"autograd_tutor: event subscriber {sub.callback!r} raised {exc!r} on a "
-                        f"{event.kind} event; the engine went on without it.")
+    for sub in subs:
+        try:
+            sub.callback(event)
+        except Exception as exc:  # a broken listener must not break the learner's code
+            _report(f"autograd_tutor: event subscriber {sub.callback!r} raised {exc!r} on a "
+                    f"{event.kind} event; the engine went on without it.")
 
 
 def _report(message: str) -> None:
@@ -211,6 +233,7 @@ class Subscription:
     def remove(self) -> None:
         if self in _subscribers:
             _subscribers.remove(self)
+            _reroute()
 
     def __enter__(self) -> "Subscription":
         return self
@@ -238,6 +261,7 @@ def subscribe(callback: Callable[[Event], Any], kinds: Optional[Iterable[str]] =
         raise TypeError(f"subscribe() expects a callable, got {type(callback).__name__}")
     sub = Subscription(callback, kinds)
     _subscribers.append(sub)
+    _reroute()
     return sub
 
 

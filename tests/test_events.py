@@ -344,7 +344,27 @@ def test_events_hold_no_tensors_or_nodes():
     fields = [v for e in trace for v in vars(e).values()]
     fields += [x for v in fields if isinstance(v, tuple) for x in v]
     assert not [v for v in fields if isinstance(v, (Tensor, Node))]
-    assert all(isinstance(g, np.ndarray) for e in trace.of("node_executed") for g in e.grad_outputs)
+    # arrays, or for 0-dim values NumPy scalars: plain, immutable numbers
+    assert all(isinstance(g, (np.ndarray, np.generic)) for e in trace.of("node_executed") for g in e.grad_outputs)
+    assert all(type(e.value) is np.float32 for e in trace.of("tensor_created"))
+
+
+def test_event_copies_do_not_change_with_the_tensor():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    s = torch.tensor(3.0, requires_grad=True)
+    with events.record(kinds=["tensor_created", "grad_accumulated"]) as trace:
+        y = (x * s).sum()
+        y.backward()
+    values = [e.value for e in trace.of("tensor_created")]
+    after = [e.after for e in trace.of("grad_accumulated")]
+    with torch.no_grad():
+        x.mul_(10)
+        s.mul_(10)
+        x.grad.mul_(10)
+        s.grad.mul_(10)
+    assert [np.asarray(v).tolist() for v in values] == [[3.0, 6.0], 9.0]
+    assert sorted(np.asarray(a).tolist() for a in after if np.ndim(a) == 0) == [3.0]
+    assert [np.asarray(a).tolist() for a in after if np.ndim(a) == 1] == [[3.0, 3.0]]
 
 
 def test_subscribing_does_not_keep_graphs_alive():

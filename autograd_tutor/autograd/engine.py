@@ -301,7 +301,7 @@ def _run(roots, grads, retain_graph, create_graph, inputs, capture):
 
 
 def _copy(g) -> np.ndarray:
-    return np.array(g._data if hasattr(g, "_data") else g)
+    return events.copy_of(g._data if hasattr(g, "_data") else g)
 
 
 def _as_tensor(g, create_graph):

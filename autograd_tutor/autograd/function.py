@@ -282,7 +282,7 @@ class Function(Node):
 
     def saved_summary(self) -> tuple:
         """What this node saved, as ``(name, shape)`` pairs; empty after the buffers were freed."""
-        return tuple((k, tuple(s.data.shape)) for k, s in (self._saved or {}).items())
+        return tuple([(k, s.data.shape) for k, s in (self._saved or {}).items()])
 
     def _release(self) -> tuple:
         """Free the saved tensors (backward without retain_graph); return the names that were freed."""
@@ -329,13 +329,18 @@ class Function(Node):
         return out
 
     def _announce(self, inputs, out) -> None:
-        edges = self.next_functions
-        events.emit(events.NodeCreated, node_id=self._id, name=self.name(),
-                    next_functions=tuple([(n._id if n is not None else None, nr) for n, nr in edges]),
-                    input_ids=tuple([None if t._wrapped else t._id for t in inputs]), output_id=out._id,
-                    constants=tuple([t._data.item() if t._wrapped else None for t in inputs]),
-                    saved=self.saved_summary(),
-                    leaf_nodes=tuple([(n._id, n.variable._id) for n, _ in edges if type(n) is AccumulateGrad]))
+        if not events.wanted(events.NodeCreated):
+            return
+        next_ids, input_ids, constants, leaf_nodes = [], [], [], []
+        for (node, nr), t in zip(self.next_functions, inputs):
+            next_ids.append((None if node is None else node._id, nr))
+            input_ids.append(None if t._wrapped else t._id)
+            constants.append(t._data.item() if t._wrapped else None)
+            if type(node) is AccumulateGrad:
+                leaf_nodes.append((node._id, node.variable._id))
+        events.emit(events.NodeCreated, node_id=self._id, name=self.name(), next_functions=tuple(next_ids),
+                    input_ids=tuple(input_ids), output_id=out._id, constants=tuple(constants),
+                    saved=self.saved_summary(), leaf_nodes=tuple(leaf_nodes))
 
 
 def unbroadcast(grad: np.ndarray, shape: tuple) -> np.ndarray:

@@ -192,10 +192,9 @@ class MulBackward0(Function):
 
     @staticmethod
     def backward(ctx, g):
-        saved = _saved(ctx)
-        b = ctx._unpack("other", _is_tensor(g)) if "other" in saved else None
-        a = ctx._unpack("self", _is_tensor(g)) if "self" in saved else None
-        return (g * b if b is not None else None), (g * a if a is not None else None)
+        saved, t = _saved(ctx), _is_tensor(g)
+        b, a = saved.get("other"), saved.get("self")  # SavedTensors, each there only if its gradient is needed
+        return (g * b.get(ctx, t) if b is not None else None), (g * a.get(ctx, t) if a is not None else None)
 
 
 class DivBackward0(Function):

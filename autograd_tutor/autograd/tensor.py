@@ -188,10 +188,12 @@ class Tensor:
         raise TypeError("create tensors with torch.tensor(data), torch.ones(...), torch.zeros(...) and friends")
 
     def _announce(self) -> None:
+        if not events.wanted(events.TensorCreated):
+            return
         fn = self.grad_fn
         events.emit(events.TensorCreated, tensor_id=self._id, shape=self._data.shape,
                     dtype=TORCH_NAMES[self._data.dtype], requires_grad=self._requires_grad, is_leaf=fn is None,
-                    grad_fn_id=fn._id if fn is not None else None, value=self._data.copy())
+                    grad_fn_id=fn._id if fn is not None else None, value=events.copy_of(self._data))
 
     def _edge(self) -> tuple:
         """This tensor's entry in a consumer's ``next_functions``."""
