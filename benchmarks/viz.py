@@ -2,6 +2,7 @@
 
 Run:  .venv/bin/python benchmarks/viz.py            (about a minute)
       .venv/bin/python benchmarks/viz.py --quick    (one timed repeat of each)
+      .venv/bin/python benchmarks/viz.py --only 4   (only section 4; repeat --only for more)
 
 Measured in this one process, best (min) of R repeats with the garbage collector off inside a repeat:
 
@@ -222,14 +223,20 @@ def training_overhead(repeats: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="one timed repeat of each measurement")
+    parser.add_argument("--only", type=int, action="append", choices=(1, 2, 3, 4),
+                        help="run only this section (2 runs 1 too: it draws 1's graph)")
     args = parser.parse_args()
+    run = set(args.only or (1, 2, 3, 4))
     repeats = 1 if args.quick else 7
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load {load:.2f}; best of {repeats}\n")
-    model = python_side(repeats)
-    matplotlib_side(model, max(1, repeats // 2))
-    graphviz_side(repeats)
-    training_overhead(repeats)
+    model = python_side(repeats) if run & {1, 2} else None
+    if 2 in run:
+        matplotlib_side(model, max(1, repeats // 2))
+    if 3 in run:
+        graphviz_side(repeats)
+    if 4 in run:
+        training_overhead(repeats)
 
 
 if __name__ == "__main__":

@@ -5,12 +5,15 @@ import re
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 pytest.importorskip("anywidget")
 
 import autograd_tutor as torch  # noqa: E402
 from autograd_tutor import events  # noqa: E402
+from autograd_tutor.viz import GraphModel, build_steps, replay_json, summary, tensors_in  # noqa: E402
+from autograd_tutor.viz.model import MAX_PASSES  # noqa: E402
 from autograd_tutor.widgets import GraphWidget, show, watch  # noqa: E402
 from autograd_tutor.widgets import graph as graph_module  # noqa: E402
 
@@ -174,6 +177,42 @@ def test_updates_to_the_browser_are_batched(widgets, monkeypatch):
     g.refresh()
     assert sent == ["graph_json"]
     assert [n["kind"] for n in g.graph["nodes"]].count("op") == 50
+
+
+def test_events_applied_in_batches_give_the_drawing_of_events_applied_one_by_one(widgets, monkeypatch):
+    """The widget queues events and formats values once per batch: after a training loop (budget spent, big
+    gradients, a retained pass) it shows what a model fed one event at a time shows."""
+    monkeypatch.setattr(graph_module, "BATCH", 50)
+    g = GraphWidget(namespace={}, max_nodes=30)
+    widgets.append(g)
+    with events.record() as trace:
+        w = torch.tensor(0.3, requires_grad=True)
+        b = torch.tensor(np.full(80, -0.1), requires_grad=True)
+        for i in range(40):
+            w.grad = b.grad = None
+            x = torch.tensor(np.full(80, 0.01 * i))
+            loss = ((w * x + b).tanh() - x).pow(2).sum()
+            loss.backward(retain_graph=i == 39)
+            with torch.no_grad():
+                w -= 0.1 * w.grad
+                b -= 0.1 * b.grad
+        (w * 2).backward()  # a last pass along one edge: the others no longer show a gradient
+    arrays = [v for records in g.model._passes for r in records for v in vars(r).values()]
+    assert not [a for v in arrays for a in (v if type(v) is tuple else (v,))
+                if isinstance(a, np.ndarray) and a.size > 64]  # kept passes hold no big arrays
+    namespace = {"w": w, "b": b, "loss": loss}
+    g._namespace = namespace
+    g.refresh()
+    one = GraphModel(max_nodes=30)
+    for event in trace:
+        one.apply(event)
+    one.set_names(tensors_in(namespace))
+    assert g.graph == one.snapshot() and g.model.hidden == one.hidden > 0
+    assert g.replay == replay_json(one, build_steps(one)) and len(g.model.passes) == MAX_PASSES
+    assert [(e.src, e.dst, e.count) for e in g.model.edges] == [(e.src, e.dst, e.count) for e in one.edges]
+    assert [(n["label"], n["grad"]) for n in g.graph["nodes"] if n["kind"] == "leaf"] == [
+        ("w", summary(w.grad._data)), ("b", summary(b.grad._data))]
+    assert [e["grad"] for e in g.graph["edges"] if e["grad"]] == ["2"]  # only the last pass's gradient
 
 
 def test_save_draw_networkx(widgets, tmp_path):

@@ -3,8 +3,8 @@
 A :class:`GraphModel` is filled in one of two ways, and both give the same nodes with the same keys, so they
 can be mixed (draw a tensor's graph, then let the events of its ``backward()`` update it):
 
-* **from events** (:meth:`GraphModel.apply`, :meth:`GraphModel.from_trace`): the live widget feeds it the
-  engine's events as they happen; the model grows node by node and records each backward pass for replay;
+* **from events** (:meth:`GraphModel.apply_all`, :meth:`GraphModel.from_trace`): the live widget feeds it the
+  engine's events in batches; the model grows node by node and records each backward pass for replay;
 * **from a tensor** (:meth:`GraphModel.from_tensor`): walk ``grad_fn`` and ``next_functions`` down to the
   leaves, with no recording at all. This also works on a real PyTorch tensor, for side-by-side comparison.
 
@@ -46,6 +46,7 @@ BACKWARD_KINDS = ("backward_started", "node_executed", "gradient_flowed", "grad_
 #: Saved-tensor names that hold a node's first and second forward input (torch's convention).
 _INPUT_SLOTS = (("self",), ("other", "mat1", "mat2", "vec", "tensor", "exponent", "target"), ("mat2",))
 _PENDING = 512      # constants remembered before their first use
+_UNDRAWN = ("constant", "")  # the signature of an input not drawn yet
 #: Backward passes kept for replay (the most recent ones).
 MAX_PASSES = 20
 _REP_LIMIT = 200_000  # folded ids remembered (older ones are forgotten)
@@ -135,7 +136,7 @@ class GraphModel:
         self._edge_keys: dict = {}   # (src, dst, position) -> VizEdge
         self._edge_at: dict = {}     # (dst, position) -> VizEdge
         self._acc: dict = {}         # AccumulateGrad node id -> leaf key
-        self._pending: dict = {}     # tensor id -> (Value, requires_grad) of tensors not drawn yet
+        self._pending: dict = {}     # tensor id -> value (see _head) of constants not drawn yet
         self._by_sig: dict = {}      # shape signature -> first visible key
         self._more: dict = {}        # layer -> key of its collapsed node
         self._objects: dict = {}     # id(obj) -> (obj, key) for objects walked without engine ids (torch)
@@ -144,6 +145,10 @@ class GraphModel:
         self._json: dict = {}        # key -> cached node JSON; edge index -> cached edge JSON in _edge_json
         self._edge_cache: dict = {}  # edge index -> (placements seen, JSON)
         self._flowing: list = []     # edges that show a gradient of the current pass
+        self._flows: list = []       # gradient_flowed events of the current pass not yet written on edges
+        self._grads: dict = {}       # key -> new .grad array not yet turned into a Value
+        self._fresh = 0              # passes finished since the last _settle
+        self._checked = (None, 0)    # (records of the current pass, how many _settle checked for big arrays)
         self._synthetic = itertools.count(-1, -1)
         self.hidden = 0
 
@@ -163,8 +168,7 @@ class GraphModel:
                    max_nodes: Optional[int] = 400) -> "GraphModel":
         """The graph built by a recorded event trace (``events.record()``), with its backward passes."""
         model = cls(max_nodes=max_nodes)
-        for event in trace:
-            model.apply(event)
+        model.apply_all(trace)
         if namespace is not None:
             model.set_names(tensors_in(namespace))
         return model
@@ -201,10 +205,10 @@ class GraphModel:
              layer: Optional[int] = None, near: Optional[float] = None) -> VizNode:
         """Add a node (or fold it) and return the visible node that stands for it."""
         nodes, rep = self._nodes, self._rep
-        reps = tuple(k if k in nodes else rep.get(k, k) for k in inputs)
+        reps = tuple([k if k in nodes else rep.get(k, k) for k in inputs])
         if self.max_nodes is not None and len(self.visible) >= self.max_nodes:
             return self._fold(key, kind, op, reps, layer)
-        node = VizNode(key, kind, op, tensor_id, value)
+        node = VizNode(key, kind, op, tensor_id, value if value is None or type(value) is Value else Value.of(value))
         node.inputs = tuple(inputs)
         node.layer, node.slot = self.layout.place(key, reps, layer, near)
         node.index = len(self.visible)
@@ -219,7 +223,7 @@ class GraphModel:
         An input not drawn yet is a constant (they are placed just after their consumer).
         """
         nodes = self._nodes
-        return kind, op, tuple((nodes[r].kind, nodes[r].op) if r in nodes else ("constant", "") for r in reps)
+        return kind, op, tuple([(nodes[r].kind, nodes[r].op) if r in nodes else _UNDRAWN for r in reps])
 
     def _fold(self, key: int, kind: str, op: str, reps: tuple, layer: Optional[int]) -> VizNode:
         if not self._by_sig:  # the budget is spent: index the shapes of what is drawn, once
@@ -253,7 +257,7 @@ class GraphModel:
         return key if key in self._nodes else self._rep.get(key, key)
 
     def _edge(self, src: int, dst: int, position: int, tracked: bool) -> None:
-        src, dst = self._visible_key(src), self._visible_key(dst)
+        """An edge between the visible nodes ``src`` and ``dst``, or one more count on the one already there."""
         if src == dst:
             return
         found = self._edge_keys.get((src, dst, position))
@@ -282,32 +286,69 @@ class GraphModel:
     def _add_op(self, key: int, op: str, specs: list, saved: tuple, tensor_id: Optional[int],
                 saved_state: str) -> VizNode:
         """Add a function node after its inputs; ``specs`` describe the inputs (see :meth:`_input_specs`)."""
+        nodes, rep = self._nodes, self._rep
         for spec in specs:
-            self._ensure_input(spec)
+            if spec[1] != "constant":
+                self._ensure_input(spec)
         node = self._new(key, "op", op, tensor_id, None, inputs=[s[0] for s in specs])
         if node.key == key:
             node.saved = _in_input_order(saved)
             node.saved_state = saved_state if saved else "none"
-        for spec in specs:
-            ckey, kind, ctid, cvalue, _ = spec
-            if ckey not in self._nodes and ckey not in self._rep:
-                layer = max(node.layer - 1, 0)
-                self._new(ckey, kind, "", ctid, cvalue, layer=layer, near=node.slot)
-        for position, spec in enumerate(specs):
-            self._edge(spec[0], key, position, spec[4])
+        for position, (ckey, kind, ctid, cvalue, tracked) in enumerate(specs):
+            if ckey not in nodes and ckey not in rep:
+                self._new(ckey, kind, "", ctid, cvalue, layer=max(node.layer - 1, 0), near=node.slot)
+            self._edge(ckey if ckey in nodes else rep.get(ckey, ckey), node.key, position, tracked)
         return node
 
     # ------------------------------------------------------------------ events
     def apply(self, event) -> None:
         """Update the model with one engine event (any kind; unknown kinds are ignored)."""
-        handler = _HANDLERS.get(event.kind)
-        if handler is not None:
-            handler(self, event)
+        self.apply_all((event,))
+
+    def apply_all(self, events: Iterable) -> None:
+        """Update the model with engine events, in order; the values they show are formatted once, at the end."""
+        handlers = _HANDLERS
+        for event in events:
+            handler = handlers.get(event.kind)
+            if handler is not None:
+                handler(self, event)
+        self._settle()
+
+    def _settle(self) -> None:
+        """Turn what the events left as arrays into :class:`Value`: the gradients on edges and nodes, and the
+        big arrays of the passes recorded since the last call (a kept pass holds no big arrays)."""
+        last = {}
+        for e in self._flows:
+            src = self.key_of_node(e.source_id)
+            edge = self._edge_at.get((src, e.position)) if src is not None else None
+            if edge is not None:
+                last[edge] = e.value
+        self._flows = []
+        for edge, value in last.items():
+            if edge.grad is None:
+                self._flowing.append(edge)
+            edge.grad = Value.of(value)
+            self._edge_cache.pop(edge.index, None)
+            self.version += 1
+        for key, value in self._grads.items():
+            self._nodes[key].grad = Value.of(value)
+            self._touch(key)
+        self._grads = {}
+        recent = self._passes[max(len(self._passes) - self._fresh, 0):]
+        if self._current is not None:
+            recent.append(self._current)
+        checked, upto = self._checked
+        for records in recent:
+            for i in range(upto if records is checked else 0, len(records)):
+                if not _small(records[i]):
+                    records[i] = _light(records[i])
+        self._checked = (self._current, len(self._current or ()))
+        self._fresh = 0
 
     def _tensor_created(self, e) -> None:
         if not e.is_leaf:
-            node = self.node(e.grad_fn_id) if e.grad_fn_id is not None else None
-            if node is not None and node.key == e.grad_fn_id and node.value is None:
+            node = self._nodes.get(e.grad_fn_id)
+            if node is not None and node.value is None:
                 node.value = Value.of(e.value)
                 node.shape = node.value.shape
                 node.tensor_id = e.tensor_id
@@ -317,11 +358,11 @@ class GraphModel:
             return
         if e.requires_grad:
             if e.tensor_id not in self._nodes and e.tensor_id not in self._rep:
-                self._new(e.tensor_id, "leaf", "", e.tensor_id, Value.of(e.value), layer=0)
+                self._new(e.tensor_id, "leaf", "", e.tensor_id, e.value, layer=0)
             return
         if len(self._pending) >= _PENDING:
             del self._pending[next(iter(self._pending))]
-        self._pending[e.tensor_id] = Value.of(e.value)
+        self._pending[e.tensor_id] = _head(e.value)
 
     def _node_created(self, e) -> None:
         if not self.grow:
@@ -333,8 +374,7 @@ class GraphModel:
         for (nid, _), tid, number in zip(e.next_functions, e.input_ids, constants):
             if nid is None:  # a tensor without grad, or a Python number (no tensor id: a key of its own)
                 if tid is None:
-                    value = Value.of(number) if number is not None else None
-                    specs.append((next(self._synthetic), "constant", None, value, False))
+                    specs.append((next(self._synthetic), "constant", None, number, False))
                 else:
                     specs.append((tid, "constant", tid, self._pending.pop(tid, None), False))
             elif nid in leaf_of:
@@ -377,6 +417,7 @@ class GraphModel:
             self._current = None
             return
         self._current = [e]
+        self._flows = []
         for edge in self._flowing:  # a new pass: the gradients written on edges are the old pass's
             edge.grad = None
             self._edge_cache.pop(edge.index, None)
@@ -390,7 +431,7 @@ class GraphModel:
     def _record(self, e) -> bool:
         if self._current is None:
             return False
-        self._current.append(e if _small(e) else _light(e))  # small arrays wait: most passes are dropped unread
+        self._current.append(e)  # big arrays are dropped by _settle: most passes are dropped unread
         return True
 
     def _node_executed(self, e) -> None:
@@ -401,36 +442,28 @@ class GraphModel:
                 self._touch(node.key)
 
     def _gradient_flowed(self, e) -> None:
-        if not self._record(e):
-            return
-        src = self.key_of_node(e.source_id)
-        edge = self.edge_at(src, e.position) if src is not None else None
-        if edge is not None:
-            if edge.grad is None:
-                self._flowing.append(edge)
-            edge.grad = Value.of(e.value)
-            self._edge_cache.pop(edge.index, None)
-            self.version += 1
+        if self._record(e):
+            self._flows.append(e)  # written on its edge by _settle, unless a new pass starts before
 
     def _grad_accumulated(self, e) -> None:
         if not self._record(e):
             return
         key = self.key_of_grad(e)
         if key is not None:
-            self._nodes[key].grad = Value.of(e.after)
-            self._touch(key)
+            self._grads[key] = e.after
 
     def _saved_tensors_freed(self, e) -> None:
         if not self._record(e):
             return
         node = self.node(e.node_id)
-        if node is not None:
+        if node is not None and node.saved_state != "freed":
             node.saved_state = "freed"
             self._touch(node.key)
 
     def _backward_ended(self, e) -> None:
         if self._record(e):
             self._passes.append(self._current)
+            self._fresh += 1
             self.pass_count += 1
             del self._passes[:-MAX_PASSES]
             self._current = None
@@ -642,10 +675,11 @@ _ARRAY_TUPLES = {"node_executed": ("grad_outputs", "grad_inputs")}
 def _small(e) -> bool:
     """True when the arrays an event carries are small enough to keep until the pass is read."""
     kind = e.kind
-    if kind in _ARRAYS:
-        return all(getattr(e, k) is None or getattr(e, k).size <= 64 for k in _ARRAYS[kind])
-    if kind in _ARRAY_TUPLES:
-        return all(x is None or x.size <= 64 for k in _ARRAY_TUPLES[kind] for x in getattr(e, k))
+    for k in _ARRAYS.get(kind) or _ARRAY_TUPLES.get(kind, ()):
+        v = getattr(e, k)
+        for x in v if type(v) is tuple else (v,):
+            if x is not None and x.size > 64:
+                return False
     return True
 
 
@@ -661,6 +695,11 @@ def _light(e) -> SimpleNamespace:
         for k in _ARRAY_TUPLES[kind]:
             fields[k] = tuple(None if x is None else Value.of(x) for x in fields[k])
     return SimpleNamespace(**fields)
+
+
+def _head(array):
+    """A constant's value to keep until it is drawn: small arrays as they are (formatted only if drawn)."""
+    return array if array.size <= 64 else Value.of(array)
 
 
 def _array(t):

@@ -5,10 +5,10 @@
 * ``with watch() as g:`` records what a block of code builds.
 
 The class is thin: traits plus one event subscription. The model, layout, narration and SVG live in
-:mod:`autograd_tutor.viz`; the drawing and the replay player are ``static/graph.js``. Events are applied to
-the Python model as they come, and the front end is updated at most every ``SYNC_INTERVAL`` seconds (the
-interval grows when sending gets expensive, so syncing takes at most about 5% of the time) and at the end of
-every notebook cell.
+:mod:`autograd_tutor.viz`; the drawing and the replay player are ``static/graph.js``. Events wait in a
+queue and are applied to the Python model in batches (of at most ``BATCH``, and whenever the model is read);
+the front end is updated at most every ``SYNC_INTERVAL`` seconds (the interval grows when sending gets
+expensive, so syncing takes at most about 5% of the time) and at the end of every notebook cell.
 
 >>> import autograd_tutor as torch
 >>> a = torch.tensor(3., requires_grad=True); b = torch.tensor(4., requires_grad=True)
@@ -45,6 +45,8 @@ __all__ = ["GraphWidget", "show", "watch"]
 STATIC = Path(__file__).parent / "static"
 #: Shortest time between two updates sent to the browser while events arrive.
 SYNC_INTERVAL = 0.05
+#: Most events kept waiting before they are applied to the model (bounds the arrays they hold).
+BATCH = 256
 
 
 class GraphWidget(anywidget.AnyWidget):
@@ -68,50 +70,64 @@ class GraphWidget(anywidget.AnyWidget):
     def __init__(self, tensor=None, *, max_nodes: Optional[int] = 400, namespace: Optional[Mapping] = None,
                  live: bool = True, title: Optional[str] = None, _depth: int = 1) -> None:
         self._namespace = namespace if namespace is not None else caller_namespace(_depth + 1)
+        self._queue: list = []
         if tensor is None:
-            self.model = GraphModel(max_nodes=max_nodes, grow=True)
+            self._model = GraphModel(max_nodes=max_nodes, grow=True)
             kinds = None
         else:
-            self.model = GraphModel.from_tensor(tensor, max_nodes=max_nodes, grow=False)
+            self._model = GraphModel.from_tensor(tensor, max_nodes=max_nodes, grow=False)
             kinds = BACKWARD_KINDS
         super().__init__(title=title or ("Computation graph" if tensor is None else "Graph of the tensor"))
         self._steps: list = []
         self.graph: dict = {"nodes": [], "edges": [], "hidden": 0, "width": 0, "height": 0}
         self.replay: dict = {"steps": [], "start": {"grads": [], "saved": []}}
         self._synced = -1
-        self._last_sync = 0.0
-        self._interval = SYNC_INTERVAL
+        self._due = 0.0  # when events may trigger the next refresh
         self._subscription = events.subscribe(self._on_event, kinds) if live else None
         self._shell = _register_cell_hook(self._on_cell_end) if live else None
         self.refresh()
 
     # ---------------------------------------------------------------- events in, state out
+    @property
+    def model(self) -> GraphModel:
+        """The graph model, with every event received so far applied."""
+        self._flush()
+        return self._model
+
+    def _flush(self) -> None:
+        if self._queue:
+            queue, self._queue = self._queue, []
+            self._model.apply_all(queue)
+
     def _on_event(self, event) -> None:
-        self.model.apply(event)
-        if time.perf_counter() - self._last_sync >= self._interval:
+        queue = self._queue
+        queue.append(event)
+        if time.perf_counter() >= self._due:
             self.refresh()
+        elif len(queue) >= BATCH:
+            self._flush()
 
     def _on_cell_end(self, *_) -> None:
         self.refresh()
 
     def refresh(self) -> None:
         """Look up variable names and send the current graph and replay to the browser (if anything changed)."""
+        model = self.model
         start = time.perf_counter()
-        self.model.set_names(tensors_in(self._namespace))
-        if self.model.version == self._synced:
-            return
-        old = len(self._steps)
-        self._steps = build_steps(self.model)
-        self.graph = self.model.snapshot()
-        self.replay = replay_json(self.model, self._steps)
-        with self.hold_sync():
-            self.graph_json = json.dumps(self.graph, separators=(",", ":"))
-            self.replay_json = json.dumps(self.replay, separators=(",", ":"))
-            if len(self._steps) != old or self.step > len(self._steps):
-                self.step = len(self._steps)
-        self._synced = self.model.version
-        self._last_sync = time.perf_counter()
-        self._interval = max(SYNC_INTERVAL, 20 * (self._last_sync - start))  # syncing: at most ~5% of the time
+        model.set_names(tensors_in(self._namespace))
+        if model.version != self._synced:
+            old = len(self._steps)
+            self._steps = build_steps(model)
+            self.graph = model.snapshot()
+            self.replay = replay_json(model, self._steps)
+            with self.hold_sync():
+                self.graph_json = json.dumps(self.graph, separators=(",", ":"))
+                self.replay_json = json.dumps(self.replay, separators=(",", ":"))
+                if len(self._steps) != old or self.step > len(self._steps):
+                    self.step = len(self._steps)
+            self._synced = model.version
+        end = time.perf_counter()
+        self._due = end + max(SYNC_INTERVAL, 20 * (end - start))  # syncing: at most ~5% of the time
 
     def stop(self) -> None:
         """Stop listening to events: the drawing keeps what it has (the replay still works)."""
