@@ -122,14 +122,20 @@ def _dim(d: int, ndim: int) -> int:
 
 
 def _broadcast_shape(a: tuple, b: tuple) -> tuple:
-    try:
-        return np.broadcast_shapes(a, b)
-    except ValueError:
-        n = max(len(a), len(b))
-        a, b = (1,) * (n - len(a)) + a, (1,) * (n - len(b)) + b
-        i = next(i for i in reversed(range(n)) if a[i] != b[i] and 1 not in (a[i], b[i]))
+    """The shape two shapes broadcast to, dim by dim from the right (a missing dim or a 1 takes the other's
+    size), or torch's RuntimeError naming the first dim, from the right, that cannot match.
+
+    >>> _broadcast_shape((2, 1, 3), (4, 1))
+    (2, 4, 3)
+    """
+    n = max(len(a), len(b))
+    a, b = (1,) * (n - len(a)) + tuple(a), (1,) * (n - len(b)) + tuple(b)
+    bad = [i for i in range(n) if a[i] != b[i] and 1 not in (a[i], b[i])]
+    if bad:
+        i = bad[-1]
         raise RuntimeError(f"The size of tensor a ({a[i]}) must match the size of tensor b ({b[i]}) "
-                           f"at non-singleton dimension {i}") from None
+                           f"at non-singleton dimension {i}")
+    return tuple([y if x == 1 else x for x, y in zip(a, b)])
 
 
 def _shape_args(size) -> tuple:
@@ -147,8 +153,9 @@ def _binary(fn, a, b, **params):
         a = _wrap(a)
     if type(b) is not Tensor:
         b = _wrap(b)
-    if a._data.shape != b._data.shape:
-        _broadcast_shape(a._data.shape, b._data.shape)
+    sa, sb = a._data.shape, b._data.shape
+    if sa != sb and sa and sb:  # a 0-dim operand broadcasts to anything
+        _broadcast_shape(sa, sb)
     return fn.apply(a, b, **params)
 
 
@@ -996,7 +1003,8 @@ class Tensor:
         if result._data.shape != self._data.shape:
             raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape "
                                f"{list(result.shape)}")
-        if not np.can_cast(result._data.dtype, self._data.dtype, "same_kind"):
+        if result._data.dtype != self._data.dtype and not np.can_cast(result._data.dtype, self._data.dtype,
+                                                                       "same_kind"):
             raise RuntimeError(f"result type {LEGACY_NAMES[result._data.dtype.name][:-6]} can't be cast to the "
                                f"desired output type {LEGACY_NAMES[self._data.dtype.name][:-6]}")
         self._data[...] = result._data
