@@ -573,7 +573,7 @@ class SumBackward0(Function):
 
     @staticmethod
     def backward(ctx, g):
-        return g.expand(ctx.self_sym_sizes) if _is_tensor(g) else np.broadcast_to(g, ctx.self_sym_sizes)
+        return g.expand(ctx.self_sym_sizes) if _is_tensor(g) else np.full(ctx.self_sym_sizes, g, g.dtype)
 
 
 def _dims(dim, ndim: int) -> tuple:
@@ -617,7 +617,8 @@ class MeanBackward0(Function):
 
     @staticmethod
     def backward(ctx, g):
-        return _spread(g / ctx.self_sym_numel, ctx.self_sym_sizes, (), True)
+        g = g / ctx.self_sym_numel
+        return g.expand(ctx.self_sym_sizes) if _is_tensor(g) else np.full(ctx.self_sym_sizes, g, g.dtype)
 
 
 class MeanBackward1(Function):
