@@ -220,7 +220,13 @@ class Function(Node):
         ctx = cls()
         ctx.needs_input_grad = needs
         ctx._saved = {}
-        out = Tensor._make(cls.forward(ctx, *inputs, **params), True, ctx, a._vbox if cls.is_view else None)
+        if params:
+            data = cls.forward(ctx, *inputs, **params)
+        elif n == 2:  # a plain call: faster than unpacking *inputs and an empty **params
+            data = cls.forward(ctx, a, b)
+        else:
+            data = cls.forward(ctx, *inputs)
+        out = Tensor._make(data, True, ctx, a._vbox if cls.is_view else None)
         if cls.is_view:
             out._base = a._base if a._base is not None else a
         # wire the node into the graph: edges, the inputs' shapes and dtypes (for _run), the saved result

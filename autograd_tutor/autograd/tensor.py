@@ -156,7 +156,7 @@ def _binary(fn, a, b, **params):
     sa, sb = a._data.shape, b._data.shape
     if sa != sb and sa and sb:  # a 0-dim operand broadcasts to anything
         _broadcast_shape(sa, sb)
-    return fn.apply(a, b, **params)
+    return fn.apply(a, b, **params) if params else fn.apply(a, b)
 
 
 class Tensor:
