@@ -167,10 +167,6 @@ KINDS = {cls.kind: cls for cls in (TensorCreated, NodeCreated, BackwardStarted, 
                                    GradAccumulated, HookFired, SavedTensorsFreed, BackwardFinished, BackwardFailed)}
 
 
-_DEFAULTS = {cls: {f.name: f.default for f in dataclasses.fields(cls) if f.default is not dataclasses.MISSING}
-             for cls in KINDS.values()}
-
-
 def copy_of(array) -> np.ndarray:
     """What an event carries for an array: a copy, or for 0-dim data the NumPy scalar (immutable, and several
     times cheaper to make), so that the event never changes when the tensor does."""
@@ -192,27 +188,51 @@ def wanted(event_type: type) -> bool:
 
 
 def emit(event_type: type, **fields: Any) -> None:
-    """Build one event and hand it to every subscriber that wants its kind.
+    """Build one event and hand it to every subscriber that wants its kind (``emit(GradientFlowed, ...)`` is
+    ``GradientFlowed.emit(...)``, which the engine calls directly).
 
     The engine calls this only after checking ``_subscribers``. A subscriber that raises is reported as a
     RuntimeWarning and skipped: listening must never break the learner's code.
     """
-    subs = _routes[event_type]
-    if not subs:
-        return
-    # Built without the dataclass __init__ (a frozen one sets each field through object.__setattr__, 3-4x
-    # slower): the same frozen event, with the same fields and defaults.
-    event = object.__new__(event_type)
-    state = event.__dict__
-    state.update(_DEFAULTS[event_type])
-    state["seq"] = next(_seq)
-    state.update(fields)
-    for sub in subs:
-        try:
-            sub.callback(event)
-        except Exception as exc:  # a broken listener must not break the learner's code
-            _report(f"autograd_tutor: event subscriber {sub.callback!r} raised {exc!r} on a "
-                    f"{event.kind} event; the engine went on without it.")
+    event_type.emit(**fields)
+
+
+def _failed(sub: "Subscription", event: Event, exc: Exception) -> None:
+    _report(f"autograd_tutor: event subscriber {sub.callback!r} raised {exc!r} on a {event.kind} event; the "
+            "engine went on without it.")
+
+
+def _emitter(cls: type) -> Callable:
+    """Generate ``cls.emit(field=..., ...)``: build the event and deliver it, if anyone wants it.
+
+    Generated (as dataclasses generate ``__init__``) so that each field is a plain parameter: no keyword
+    dict, and the frozen event's fields written straight into its ``__dict__`` (its ``__setattr__`` refuses),
+    about twice as fast as a generic builder. Events are built on the engine's hot path."""
+    fields = [f for f in dataclasses.fields(cls) if f.name != "seq"]
+    params = ", ".join(f.name if f.default is dataclasses.MISSING else f"{f.name}={f.default!r}" for f in fields)
+    source = "\n".join([
+        f"def emit({params}):",
+        "    subs = _routes[cls]",
+        "    if not subs:",
+        "        return",
+        "    event = _new(cls)",
+        "    state = event.__dict__",
+        "    state['seq'] = next(_seq)",
+        *[f"    state[{f.name!r}] = {f.name}" for f in fields],
+        "    for sub in subs:",
+        "        try:",
+        "            sub.callback(event)",
+        "        except Exception as exc:  # a broken listener must not break the learner's code",
+        "            _failed(sub, event, exc)",
+    ])
+    scope = {"cls": cls, "_routes": _routes, "_new": object.__new__, "_seq": _seq, "_failed": _failed}
+    exec(source, scope)
+    scope["emit"].__doc__ = f"Build a {cls.__name__} event and deliver it to its subscribers."
+    return staticmethod(scope["emit"])
+
+
+for _cls in KINDS.values():
+    _cls.emit = _emitter(_cls)
 
 
 def _report(message: str) -> None:

@@ -184,7 +184,7 @@ def _run(roots, grads, retain_graph, create_graph, inputs, capture):
         start = _root_grads(roots, grads, create_graph)
     except Exception as exc:  # e.g. backward() on a tensor that does not require grad: no node ran
         if events._subscribers:
-            events.emit(events.BackwardFailed, node_id=None, name=None, error_type=type(exc).__name__,
+            events.BackwardFailed.emit(node_id=None, name=None, error_type=type(exc).__name__,
                         message=str(exc))
         raise
     if not capture:  # backward(inputs=[h]) fills a non-leaf's .grad the way torch does: it retains it
@@ -194,7 +194,7 @@ def _run(roots, grads, retain_graph, create_graph, inputs, capture):
     root_nodes = [_node_of(t) for t in roots]
     listening = bool(events._subscribers)
     if listening:
-        events.emit(events.BackwardStarted, root_ids=tuple(t._id for t in roots),
+        events.BackwardStarted.emit(root_ids=tuple(t._id for t in roots),
                     root_node_ids=tuple(n._id for n in root_nodes), retain_graph=bool(retain_graph),
                     create_graph=bool(create_graph))
 
@@ -267,12 +267,12 @@ def _run(roots, grads, retain_graph, create_graph, inputs, capture):
                 if not retain_graph:
                     freed = current._release()
                     if listening and freed:
-                        events.emit(events.SavedTensorsFreed, node_id=current._id, name=current.name(), names=freed)
+                        events.SavedTensorsFreed.emit(node_id=current._id, name=current.name(), names=freed)
                 for position, ((child, nr), gi) in enumerate(zip(current.next_functions, grads_in)):
                     if child is None or gi is None or (needed is not None and child not in needed):
                         continue
                     if listening:
-                        events.emit(events.GradientFlowed, source_id=current._id, target_id=child._id, input_nr=nr,
+                        events.GradientFlowed.emit(source_id=current._id, target_id=child._id, input_nr=nr,
                                     position=position, value=shown[position])
                     if child in buffers:
                         buffers[child] = buffers[child] + gi
@@ -289,14 +289,14 @@ def _run(roots, grads, retain_graph, create_graph, inputs, capture):
             grads_in = gi = None  # the buffers hold them now: let AccumulateGrad see who else refers to a grad
     except Exception as exc:
         if listening:
-            events.emit(events.BackwardFailed, node_id=current._id if current is not None else None,
+            events.BackwardFailed.emit(node_id=current._id if current is not None else None,
                         name=current.name() if current is not None else None,
                         error_type=type(exc).__name__, message=str(exc))
         raise
     finally:
         grad_mode._grad_enabled[0] = prev_mode
     if listening:
-        events.emit(events.BackwardFinished, root_ids=tuple(t._id for t in roots))
+        events.BackwardFinished.emit(root_ids=tuple(t._id for t in roots))
     return found
 
 
@@ -313,7 +313,7 @@ def _run_hooks(hooks: dict, g, create_graph, node, tensor_id, listening, kind="t
     for fn in tuple(hooks.values()):
         result = fn(_as_tensor(g, create_graph))
         if listening:
-            events.emit(events.HookFired, hook_kind=kind, node_id=node._id, tensor_id=tensor_id,
+            events.HookFired.emit(hook_kind=kind, node_id=node._id, tensor_id=tensor_id,
                         hook_name=hook_name(fn))
         if result is not None:
             if result.shape != g.shape:
@@ -356,7 +356,7 @@ def _prehooks(pre: dict, node, g, create_graph, listening):
     for fn in tuple(pre.values()):
         result = fn((_as_tensor(g, create_graph),))
         if listening:
-            events.emit(events.HookFired, hook_kind="prehook", node_id=node._id, tensor_id=None,
+            events.HookFired.emit(hook_kind="prehook", node_id=node._id, tensor_id=None,
                         hook_name=hook_name(fn))
         if result is not None:
             g = _hook_result(fn, result, 1)[0]
@@ -370,7 +370,7 @@ def _posthooks(post: dict, node, grads_in: tuple, g, create_graph, listening) ->
         as_t = tuple(None if x is None else _as_tensor(x, create_graph) for x in grads_in)
         result = fn(as_t, (_as_tensor(g, create_graph),))
         if listening:
-            events.emit(events.HookFired, hook_kind="posthook", node_id=node._id, tensor_id=None,
+            events.HookFired.emit(hook_kind="posthook", node_id=node._id, tensor_id=None,
                         hook_name=hook_name(fn))
         if result is not None:
             result = _hook_result(fn, result, len(grads_in))
@@ -392,8 +392,8 @@ def _execute(node, g, create_graph, listening, g_copy=None):
     shown = None
     if listening:  # one copy of each gradient, shared by this event and the gradient_flowed events after it
         shown = tuple([None if x is None else _copy(x) for x in grads_in])
-        events.emit(events.NodeExecuted, node_id=node._id, name=node.name(), grad_outputs=(g_copy if g_copy is not None and not pre else _copy(g),),
-                    grad_inputs=shown)
+        g_shown = g_copy if g_copy is not None and not pre else _copy(g)
+        events.NodeExecuted.emit(node_id=node._id, name=node.name(), grad_outputs=(g_shown,), grad_inputs=shown)
     return grads_in, shown
 
 
@@ -420,7 +420,7 @@ def _accumulate(node, g, targets, found, capture, inputs, create_graph, listenin
             if fn(leaf) is not None:
                 raise RuntimeError("Tensor post accumulate grad hooks should return None.")
             if listening:
-                events.emit(events.HookFired, hook_kind="post_accumulate", node_id=node._id, tensor_id=leaf._id,
+                events.HookFired.emit(hook_kind="post_accumulate", node_id=node._id, tensor_id=leaf._id,
                             hook_name=hook_name(fn))
     post = node.__dict__.get("_post_hooks")
     if post:
@@ -443,6 +443,6 @@ def _add_to_grad(tensor, g, create_graph, node, listening, owned=False, g_copy=N
         before._data += g
         before._vbox[0] += 1
     if listening:
-        events.emit(events.GradAccumulated, tensor_id=tensor._id, node_id=node._id, before=before_copy,
+        events.GradAccumulated.emit(tensor_id=tensor._id, node_id=node._id, before=before_copy,
                     after=g_copy if before is None and g_copy is not None and not create_graph
                     else _copy(tensor._grad))

@@ -344,7 +344,7 @@ class Function(Node):
             constants.append(t._data.item() if t._wrapped else None)
             if type(node) is AccumulateGrad:
                 leaf_nodes.append((node._id, node.variable._id))
-        events.emit(events.NodeCreated, node_id=self._id, name=self.name(), next_functions=tuple(next_ids),
+        events.NodeCreated.emit(node_id=self._id, name=self.name(), next_functions=tuple(next_ids),
                     input_ids=tuple(input_ids), output_id=out._id, constants=tuple(constants),
                     saved=self.saved_summary(), leaf_nodes=tuple(leaf_nodes))
 

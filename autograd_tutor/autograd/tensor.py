@@ -198,7 +198,7 @@ class Tensor:
         if not events.wanted(events.TensorCreated):
             return
         fn = self.grad_fn
-        events.emit(events.TensorCreated, tensor_id=self._id, shape=self._data.shape,
+        events.TensorCreated.emit(tensor_id=self._id, shape=self._data.shape,
                     dtype=TORCH_NAMES[self._data.dtype], requires_grad=self._requires_grad, is_leaf=fn is None,
                     grad_fn_id=fn._id if fn is not None else None, value=events.copy_of(self._data))
 
