@@ -249,8 +249,10 @@ def _run(roots, grads, retain_graph, create_graph, inputs, capture):
                     continue
             if plain and not hooked:
                 grads_in = current._run(g, create_graph)
-                if not retain_graph:
-                    current._release()
+                if not retain_graph:  # current._release(), written out
+                    if current._saved:
+                        current._freed = tuple(current._saved)
+                    current._saved = None
                 for (child, _), gi in zip(current.next_functions, grads_in):  # as below, without events
                     if child is None or gi is None or (needed is not None and child not in needed):
                         continue

@@ -63,7 +63,7 @@ def _rounded(fn, d: np.ndarray) -> np.ndarray:
     scalar = _SCALAR_MATH.get(fn) if d.ndim == 0 else None
     if scalar is not None:  # a single number: Python's math module gives the same float64 value 4-5x faster
         try:
-            return np.float32(scalar(float(d)))
+            return np.array(scalar(float(d)), np.float32)
         except (OverflowError, ValueError):  # exp overflows, log of 0 or less: NumPy's inf and nan below
             pass
     return fn(d, dtype=np.float64).astype(d.dtype)
@@ -1265,9 +1265,9 @@ class MulBackward1(Function):
 def _tanh_grad(g: np.ndarray, y: np.ndarray) -> np.ndarray:
     """g * (1 - y**2); for float32 tensors printed in full, 1 - y**2 is rounded once (torch's fused multiply-add)."""
     if y.dtype == np.float32 and y.size <= EXACT_UP_TO:
-        if y.ndim == 0:
+        if y.ndim == 0:  # a Python float times float32 is rounded to float32 first (NumPy's weak scalars)
             y = float(y)
-            return g * np.float32(1 - y * y)
+            return g * (1 - y * y)
         return g * (1 - np.square(y, dtype=np.float64)).astype(np.float32)
     return g * (1 - y * y)
 
