@@ -66,7 +66,8 @@ def _root_grads(roots: list, grads, create_graph: bool) -> list:
         if g is None:
             if t._data.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            g = Tensor._make(np.ones(t._data.shape, t._data.dtype))
+            shape = t._data.shape
+            g = Tensor._make(np.array(1, t._data.dtype) if not shape else np.ones(shape, t._data.dtype))
         elif not isinstance(g, Tensor):
             g = Tensor._make(np.asarray(g, t._data.dtype))
         if g._data.shape != t._data.shape:

@@ -359,11 +359,11 @@ def unbroadcast(grad: np.ndarray, shape: tuple) -> np.ndarray:
     (array([2., 2., 2.]), [[3.0], [3.0]])
     """
     extra = grad.ndim - len(shape)
-    if extra:
-        grad = grad.sum(axis=tuple(range(extra)))
-    axes = tuple(i for i, n in enumerate(shape) if n == 1 and grad.shape[i] != 1)
+    if extra:  # np.add.reduce is what .sum() calls, without its Python-level wrapper
+        grad = np.add.reduce(grad, axis=tuple(range(extra)))
+    axes = tuple([i for i, n in enumerate(shape) if n == 1 and grad.shape[i] != 1])
     if axes:
-        grad = grad.sum(axis=axes, keepdims=True)
+        grad = np.add.reduce(grad, axis=axes, keepdims=True)
     return grad.reshape(shape)
 
 

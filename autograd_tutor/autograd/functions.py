@@ -569,7 +569,7 @@ class SumBackward0(Function):
     def forward(ctx, x):
         ctx.save(self_sym_sizes=x._data.shape)
         d = x._data
-        return d.sum(dtype=np.int64 if d.dtype.kind in "biu" else None)
+        return np.add.reduce(d, axis=None, dtype=np.int64 if d.dtype.kind in "biu" else None)  # d.sum(), faster
 
     @staticmethod
     def backward(ctx, g):
@@ -613,7 +613,8 @@ class MeanBackward0(Function):
         if d.dtype.kind != "f":
             raise RuntimeError(_mean_dtype_message(d))
         ctx.save(self_sym_sizes=d.shape, self_sym_numel=d.size)
-        return d.mean()
+        # d.mean() computes exactly this for float32 and float64 (through a Python-level wrapper)
+        return np.add.reduce(d, axis=None) / d.size if d.size and d.itemsize >= 4 else d.mean()
 
     @staticmethod
     def backward(ctx, g):
