@@ -134,16 +134,17 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
 
 def _dependencies(root_nodes: list) -> dict:
     """How many edges lead into each node reachable from the roots (the roots' own count only if reachable)."""
-    deps = {}
-    stack = list(dict.fromkeys(root_nodes))
-    seen = set(stack)
+    deps = dict.fromkeys(root_nodes, 0)  # a node is in deps once reached
+    stack = list(deps)
     while stack:
         for child, _ in stack.pop().next_functions:
-            if child is not None:
-                deps[child] = deps.get(child, 0) + 1
-                if child not in seen:
-                    seen.add(child)
-                    stack.append(child)
+            if child is None:
+                continue
+            if child in deps:
+                deps[child] += 1
+            else:
+                deps[child] = 1
+                stack.append(child)
     return deps
 
 
