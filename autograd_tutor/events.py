@@ -198,8 +198,14 @@ def emit(event_type: type, **fields: Any) -> None:
 
 
 def _failed(sub: "Subscription", event: Event, exc: Exception) -> None:
-    _report(f"autograd_tutor: event subscriber {sub.callback!r} raised {exc!r} on a {event.kind} event; the "
-            "engine went on without it.")
+    """Warn about a subscriber that raised, at the engine code that emitted the event; where warnings are
+    turned into errors, print the message instead."""
+    message = (f"autograd_tutor: event subscriber {sub.callback!r} raised {exc!r} on a {event.kind} event; the "
+               "engine went on without it.")
+    try:
+        warnings.warn(message, RuntimeWarning, stacklevel=3)
+    except Warning:
+        print(message, file=sys.stderr)
 
 
 def _emitter(cls: type) -> Callable:
@@ -233,14 +239,7 @@ def _emitter(cls: type) -> Callable:
 
 for _cls in KINDS.values():
     _cls.emit = _emitter(_cls)
-
-
-def _report(message: str) -> None:
-    """Warn about a broken subscriber, even where warnings are turned into errors (then print it instead)."""
-    try:
-        warnings.warn(message, RuntimeWarning, stacklevel=3)
-    except Warning:
-        print(message, file=sys.stderr)
+del _cls
 
 
 class Subscription:

@@ -187,7 +187,7 @@ def _run(roots, grads, retain_graph, create_graph, inputs, capture):
     except Exception as exc:  # e.g. backward() on a tensor that does not require grad: no node ran
         if events._subscribers:
             events.BackwardFailed.emit(node_id=None, name=None, error_type=type(exc).__name__,
-                        message=str(exc))
+                                       message=str(exc))
         raise
     if not capture:  # backward(inputs=[h]) fills a non-leaf's .grad the way torch does: it retains it
         for t in inputs or ():
@@ -197,8 +197,8 @@ def _run(roots, grads, retain_graph, create_graph, inputs, capture):
     listening = bool(events._subscribers)
     if listening:
         events.BackwardStarted.emit(root_ids=tuple(t._id for t in roots),
-                    root_node_ids=tuple(n._id for n in root_nodes), retain_graph=bool(retain_graph),
-                    create_graph=bool(create_graph))
+                                    root_node_ids=tuple(n._id for n in root_nodes), retain_graph=bool(retain_graph),
+                                    create_graph=bool(create_graph))
 
     targets = {}  # node -> (input index, tensor), for backward(inputs=...) and grad()
     for i, t in enumerate(inputs or ()):
@@ -277,7 +277,7 @@ def _run(roots, grads, retain_graph, create_graph, inputs, capture):
                         continue
                     if listening:
                         events.GradientFlowed.emit(source_id=current._id, target_id=child._id, input_nr=nr,
-                                    position=position, value=shown[position])
+                                                   position=position, value=shown[position])
                     if child in buffers:
                         buffers[child] = buffers[child] + gi
                         arrived.pop(child, None)  # a sum now: no single event copy stands for it
@@ -294,8 +294,8 @@ def _run(roots, grads, retain_graph, create_graph, inputs, capture):
     except Exception as exc:
         if listening:
             events.BackwardFailed.emit(node_id=current._id if current is not None else None,
-                        name=current.name() if current is not None else None,
-                        error_type=type(exc).__name__, message=str(exc))
+                                       name=current.name() if current is not None else None,
+                                       error_type=type(exc).__name__, message=str(exc))
         raise
     finally:
         grad_mode._grad_enabled[0] = prev_mode
@@ -318,7 +318,7 @@ def _run_hooks(hooks: dict, g, create_graph, node, tensor_id, listening, kind="t
         result = fn(_as_tensor(g, create_graph))
         if listening:
             events.HookFired.emit(hook_kind=kind, node_id=node._id, tensor_id=tensor_id,
-                        hook_name=hook_name(fn))
+                                  hook_name=hook_name(fn))
         if result is not None:
             if result.shape != g.shape:
                 raise RuntimeError(f"hook '{hook_name(fn)}' has changed the size of value")
@@ -361,7 +361,7 @@ def _prehooks(pre: dict, node, g, create_graph, listening):
         result = fn((_as_tensor(g, create_graph),))
         if listening:
             events.HookFired.emit(hook_kind="prehook", node_id=node._id, tensor_id=None,
-                        hook_name=hook_name(fn))
+                                  hook_name=hook_name(fn))
         if result is not None:
             g = _hook_result(fn, result, 1)[0]
             g = g if create_graph else g._data
@@ -375,7 +375,7 @@ def _posthooks(post: dict, node, grads_in: tuple, g, create_graph, listening) ->
         result = fn(as_t, (_as_tensor(g, create_graph),))
         if listening:
             events.HookFired.emit(hook_kind="posthook", node_id=node._id, tensor_id=None,
-                        hook_name=hook_name(fn))
+                                  hook_name=hook_name(fn))
         if result is not None:
             result = _hook_result(fn, result, len(grads_in))
             grads_in = tuple(None if x is None else (x if create_graph else x._data) for x in result)
@@ -425,7 +425,7 @@ def _accumulate(node, g, targets, found, capture, inputs, create_graph, listenin
                 raise RuntimeError("Tensor post accumulate grad hooks should return None.")
             if listening:
                 events.HookFired.emit(hook_kind="post_accumulate", node_id=node._id, tensor_id=leaf._id,
-                            hook_name=hook_name(fn))
+                                      hook_name=hook_name(fn))
     post = node.__dict__.get("_post_hooks")
     if post:
         _posthooks(post, node, (), g, create_graph, listening)
@@ -448,5 +448,5 @@ def _add_to_grad(tensor, g, create_graph, node, listening, owned=False, g_copy=N
         before._vbox[0] += 1
     if listening:
         events.GradAccumulated.emit(tensor_id=tensor._id, node_id=node._id, before=before_copy,
-                    after=g_copy if before is None and g_copy is not None and not create_graph
-                    else _copy(tensor._grad))
+                                    after=g_copy if before is None and g_copy is not None and not create_graph
+                                    else _copy(tensor._grad))

@@ -345,8 +345,8 @@ class Function(Node):
             if type(node) is AccumulateGrad:
                 leaf_nodes.append((node._id, node.variable._id))
         events.NodeCreated.emit(node_id=self._id, name=self.name(), next_functions=tuple(next_ids),
-                    input_ids=tuple(input_ids), output_id=out._id, constants=tuple(constants),
-                    saved=self.saved_summary(), leaf_nodes=tuple(leaf_nodes))
+                                input_ids=tuple(input_ids), output_id=out._id, constants=tuple(constants),
+                                saved=self.saved_summary(), leaf_nodes=tuple(leaf_nodes))
 
 
 def unbroadcast(grad: np.ndarray, shape: tuple) -> np.ndarray:

@@ -198,9 +198,10 @@ class Tensor:
         if not events.wanted(events.TensorCreated):
             return
         fn = self.grad_fn
-        events.TensorCreated.emit(tensor_id=self._id, shape=self._data.shape,
-                    dtype=TORCH_NAMES[self._data.dtype], requires_grad=self._requires_grad, is_leaf=fn is None,
-                    grad_fn_id=fn._id if fn is not None else None, value=events.copy_of(self._data))
+        d = self._data
+        events.TensorCreated.emit(tensor_id=self._id, shape=d.shape, dtype=TORCH_NAMES[d.dtype],
+                                  requires_grad=self._requires_grad, is_leaf=fn is None,
+                                  grad_fn_id=fn._id if fn is not None else None, value=events.copy_of(d))
 
     def _edge(self) -> tuple:
         """This tensor's entry in a consumer's ``next_functions``."""
