@@ -395,7 +395,8 @@ def _execute(node, g, create_graph, listening, g_copy=None):
         grads_in = _posthooks(post, node, grads_in, g, create_graph, listening)
     shown = None
     if listening:  # one copy of each gradient, shared by this event and the gradient_flowed events after it
-        shown = tuple([None if x is None else _copy(x) for x in grads_in])
+        copy = _copy if create_graph else events.copy_of  # arrays unless the gradients are Tensors
+        shown = tuple([None if x is None else copy(x) for x in grads_in])
         g_shown = g_copy if g_copy is not None and not pre else _copy(g)
         events.NodeExecuted.emit(node_id=node._id, name=node.name(), grad_outputs=(g_shown,), grad_inputs=shown)
     return grads_in, shown

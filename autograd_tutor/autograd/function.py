@@ -340,8 +340,12 @@ class Function(Node):
         next_ids, input_ids, constants, leaf_nodes = [], [], [], []
         for (node, nr), t in zip(self.next_functions, inputs):
             next_ids.append((None if node is None else node._id, nr))
-            input_ids.append(None if t._wrapped else t._id)
-            constants.append(t._data.item() if t._wrapped else None)
+            if t._wrapped:
+                input_ids.append(None)
+                constants.append(t._data.item())
+            else:
+                input_ids.append(t._id)
+                constants.append(None)
             if type(node) is AccumulateGrad:
                 leaf_nodes.append((node._id, node.variable._id))
         events.NodeCreated.emit(node_id=self._id, name=self.name(), next_functions=tuple(next_ids),
