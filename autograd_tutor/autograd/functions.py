@@ -276,8 +276,7 @@ class PowBackward0(Function):
             d = d.astype(np.float32)
         if d.dtype.kind in "iu" and exponent < 0:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return _pow_scalar(d, exponent)
+        return _quiet_pow(d, exponent)
 
     @staticmethod
     def backward(ctx, g):
@@ -285,8 +284,18 @@ class PowBackward0(Function):
         x = ctx._unpack("self", _is_tensor(g))
         if e == 0:
             return g * 0
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return g * _scaled(x ** (e - 1) if _is_tensor(g) else _pow_scalar(x, e - 1), e)
+        if _is_tensor(g):
+            return g * _scaled(x ** (e - 1), e)
+        return g * _scaled(x if e == 2 else _quiet_pow(x, e - 1), e)  # x**1 is x
+
+
+def _quiet_pow(d: np.ndarray, e):
+    """:func:`_pow_scalar` without NumPy's warnings for 0 to a negative power and the like (torch gives inf
+    and nan silently); whole non-negative powers raise none, and skip the cost of ``np.errstate``."""
+    if e >= 0 and float(e).is_integer():
+        return _pow_scalar(d, e)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return _pow_scalar(d, e)
 
 
 class PowBackward1(Function):
@@ -751,7 +760,7 @@ class MmBackward0(Function):
                 ctx._saved["self"] = SavedTensor(a, False)
             ctx.self_sym_sizes, ctx.self_sym_strides = da.shape, _strides(da)
             ctx.mat2_sym_sizes, ctx.mat2_sym_strides = db.shape, _strides(db)
-        return np.matmul(*_promote(a, b))
+        return _mm(*_promote(a, b))
 
     @staticmethod
     def backward(ctx, g):
@@ -761,16 +770,23 @@ class MmBackward0(Function):
         a = ctx._unpack("self", t) if "self" in _saved(ctx) else None
         ga = gb = None
         if b is not None:
-            ga = _t(b @ _t(g)) if _column_major(ctx.self_sym_sizes, ctx.self_sym_strides) else g @ _t(b)
+            ga = _t(_mm(b, _t(g))) if _column_major(ctx.self_sym_sizes, ctx.self_sym_strides) else _mm(g, _t(b))
         if a is not None:
-            gb = _t(_t(g) @ a) if _column_major(ctx.mat2_sym_sizes, ctx.mat2_sym_strides) else _t(a) @ g
+            gb = _t(_mm(_t(g), a)) if _column_major(ctx.mat2_sym_sizes, ctx.mat2_sym_strides) else _mm(_t(a), g)
         return ga, gb
 
 
 def _strides(d: np.ndarray) -> tuple:
-    """An array's strides counted in elements, as torch counts them."""
+    """A matrix's strides counted in elements, as torch counts them."""
     size = d.itemsize
-    return tuple([s // size for s in d.strides])
+    rows, cols = d.strides
+    return rows // size, cols // size
+
+
+def _mm(x, y):
+    """``x @ y`` for two matrices: ``ndarray.dot`` for arrays (the same BLAS call as ``@``, without the
+    overhead that makes ``@`` up to twice as slow on small matrices), ``@`` for Tensors (recorded)."""
+    return x @ y if _is_tensor(x) else x.dot(y)
 
 
 def _column_major(sizes: tuple, strides: tuple) -> bool:

@@ -154,7 +154,8 @@ def _binary(fn, a, b, **params):
     if type(b) is not Tensor:
         b = _wrap(b)
     sa, sb = a._data.shape, b._data.shape
-    if sa != sb and sa and sb:  # a 0-dim operand broadcasts to anything
+    # a 0-dim operand broadcasts to anything, so does one whose shape ends the other's (a bias)
+    if sa != sb and sa and sb and sa[-len(sb):] != sb and sb[-len(sa):] != sa:
         _broadcast_shape(sa, sb)
     return fn.apply(a, b, **params) if params else fn.apply(a, b)
 

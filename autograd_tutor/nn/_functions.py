@@ -16,7 +16,7 @@ import numpy as np
 
 from ..autograd.dtypes import LEGACY_NAMES
 from ..autograd.function import Function
-from ..autograd.functions import _float, _is_tensor, _mm_shapes_error, _promote, _saved, _strides
+from ..autograd.functions import _float, _is_tensor, _mm, _mm_shapes_error, _promote, _saved, _strides
 from ..autograd.tensor import Tensor
 
 __all__: list = []  # used through nn.functional
@@ -53,7 +53,7 @@ class AddmmBackward0(Function):
         ctx.save(mat1=mat1 if need_b else None, mat2=mat2 if need_a else None, alpha=1, beta=1,
                  mat1_sym_sizes=a.shape, mat1_sym_strides=_strides(a) if need_a else (),
                  mat2_sym_sizes=b.shape, mat2_sym_strides=_strides(b) if need_b else ())
-        return a @ b + c
+        return _mm(a, b) + c
 
     @staticmethod
     def backward(ctx, g):
@@ -61,7 +61,7 @@ class AddmmBackward0(Function):
         saved = _saved(ctx)
         a = ctx._unpack("mat1", t) if "mat1" in saved else None
         b = ctx._unpack("mat2", t) if "mat2" in saved else None
-        return g, (g @ b.T if b is not None else None), (a.T @ g if a is not None else None)
+        return g, (_mm(g, b.T) if b is not None else None), (_mm(a.T, g) if a is not None else None)
 
 
 class MseLossBackward0(Function):
