@@ -210,8 +210,8 @@ class Function(Node):
             a = inputs[0]
             needs = tuple([t._requires_grad for t in inputs])
         if not (grad_mode._grad_enabled[0] and True in needs):
-            out = Tensor._make(cls.forward(_NULL_CTX, *inputs, **params), False, None,
-                               a._vbox if cls.is_view else None)
+            data = cls.forward(_NULL_CTX, a, b) if n == 2 and not params else cls.forward(_NULL_CTX, *inputs, **params)
+            out = Tensor._make(data, False, None, a._vbox if cls.is_view else None)
             if cls.is_view:
                 out._base = a._base if a._base is not None else a
             if events._subscribers:

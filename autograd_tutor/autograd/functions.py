@@ -32,7 +32,10 @@ def _promote(a, b):
         dt = _PROMOTED.get(key)
         if dt is None:
             dt = _PROMOTED[key] = result_type(key[:2], key[2:])
-        da, db = da.astype(dt, copy=False), db.astype(dt, copy=False)
+        if da.dtype != dt:
+            da = da.astype(dt)
+        if db.dtype != dt:
+            db = db.astype(dt)
     if da.ndim or db.ndim:
         return da, db
     return da[()], db[()]
