@@ -306,17 +306,9 @@ class Function(Node):
             grads = (grads,)
         if create_graph:
             return self._as_input_tensors(grads)
-        out = []
-        for g, (shape, dtype), needed in zip(grads, self._meta, self.needs_input_grad):
-            if g is None or not needed:
-                out.append(None)
-                continue
-            if g.shape != shape:
-                g = unbroadcast(g, shape)
-            if g.dtype != dtype:
-                g = g.astype(dtype)
-            out.append(g)
-        return out
+        # one comprehension (the hot path): most gradients already have their input's (shape, dtype) ``m``
+        return [None if g is None or not needed else g if g.shape == m[0] and g.dtype == m[1] else _fit(g, *m)
+                for g, m, needed in zip(grads, self._meta, self.needs_input_grad)]
 
     def _as_input_tensors(self, grads: tuple) -> list:
         """:meth:`_run` under create_graph: the gradients as Tensors, reshaped by recorded operations."""
@@ -351,6 +343,13 @@ class Function(Node):
         events.NodeCreated.emit(node_id=self._id, name=self.name(), next_functions=tuple(next_ids),
                                 input_ids=tuple(input_ids), output_id=out._id, constants=tuple(constants),
                                 saved=self.saved_summary(), leaf_nodes=tuple(leaf_nodes))
+
+
+def _fit(g: np.ndarray, shape: tuple, dtype) -> np.ndarray:
+    """A gradient brought to its input's shape (summing what broadcasting spread) and dtype."""
+    if g.shape != shape:
+        g = unbroadcast(g, shape)
+    return g if g.dtype == dtype else g.astype(dtype)
 
 
 def unbroadcast(grad: np.ndarray, shape: tuple) -> np.ndarray:
