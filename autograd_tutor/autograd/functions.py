@@ -52,6 +52,7 @@ def _float(t) -> np.ndarray:
 
 #: Up to this many elements (torch prints tensors this size in full), float32 math goes through float64.
 EXACT_UP_TO = 1000
+_FLOAT32 = np.dtype(np.float32)  # comparing dtypes with a dtype is faster than with the scalar type
 
 
 def _rounded(fn, d: np.ndarray) -> np.ndarray:
@@ -61,7 +62,7 @@ def _rounded(fn, d: np.ndarray) -> np.ndarray:
     (nearly always) correctly rounded: going through float64 makes ``torch.exp(torch.tensor(2.)).item()`` print
     7.389056205749512 here too, not 7.3890557289123535. Larger tensors use NumPy's float32 kernels directly:
     the detour costs about 6x on a 64x64 tanh, and the last-place difference never shows in their printout."""
-    if d.dtype != np.float32 or d.size > EXACT_UP_TO:
+    if d.dtype != _FLOAT32 or d.size > EXACT_UP_TO:
         return fn(d)
     scalar = _SCALAR_MATH.get(fn) if d.ndim == 0 else None
     if scalar is not None:  # a single number: Python's math module gives the same float64 value 4-5x faster
@@ -1284,7 +1285,7 @@ class MulBackward1(Function):
 
 def _tanh_grad(g: np.ndarray, y: np.ndarray) -> np.ndarray:
     """g * (1 - y**2); for float32 tensors printed in full, 1 - y**2 is rounded once (torch's fused multiply-add)."""
-    if y.dtype == np.float32 and y.size <= EXACT_UP_TO:
+    if y.dtype == _FLOAT32 and y.size <= EXACT_UP_TO:
         if y.ndim == 0:  # a Python float times float32 is rounded to float32 first (NumPy's weak scalars)
             y = float(y)
             return g * (1 - y * y)
