@@ -294,13 +294,39 @@ def test_no_event_is_built_without_a_subscriber(monkeypatch):
         raise AssertionError("an event was built with nobody listening")
 
     monkeypatch.setattr(events, "_subscribers", [])  # whatever other tests left subscribed, nobody listens here
-    monkeypatch.setattr(events, "emit", fail)
+    for kind in events.KINDS.values():
+        monkeypatch.setattr(kind, "emit", staticmethod(fail))
+    monkeypatch.setattr(events, "copy_of", fail)
     x = torch.tensor([1.0, 2.0], requires_grad=True)
     y = (x * x).exp().sum()
     y.register_hook(lambda g: None)
     y.backward()
     torch.autograd.grad((x ** 3).sum(), x, create_graph=True)
     assert x.grad.tolist() == pytest.approx([2 * np.e, 4 * np.e ** 4])
+
+
+def test_kinds_nobody_listens_to_are_not_prepared(monkeypatch):
+    def fail(*args, **kwargs):
+        raise AssertionError("an event nobody asked for was prepared")
+
+    monkeypatch.setattr(events.TensorCreated, "emit", staticmethod(fail))
+    monkeypatch.setattr(events.NodeCreated, "emit", staticmethod(fail))
+    with events.record(kinds=["grad_accumulated"]) as trace:
+        a = torch.tensor(3.0, requires_grad=True)
+        (a * a + a).backward()
+    assert [(e.kind, float(e.after)) for e in trace] == [("grad_accumulated", 7.0)]
+
+
+def test_emit_builds_the_same_event_as_the_kind_s_own_emit():
+    with events.record(kinds=["node_created", "gradient_flowed"]) as trace:
+        events.emit(events.NodeCreated, node_id=1, name="MulBackward0", next_functions=((None, 0),), input_ids=(2,),
+                    output_id=3, saved=())
+        events.GradientFlowed.emit(source_id=1, target_id=2, input_nr=0, position=0, value=np.float32(5))
+    created, flowed = trace
+    assert (created.leaf_nodes, created.constants, created.output_id) == ((), (), 3)  # the dataclass defaults
+    assert flowed.seq == created.seq + 1 and flowed.value == 5
+    with pytest.raises(TypeError):
+        events.GradientFlowed.emit(source_id=1)  # the fields without defaults are required, as in __init__
 
 
 def test_a_subscriber_that_raises_is_a_warning_and_the_learner_gets_the_right_result():
