@@ -61,8 +61,8 @@ def _ragged(data, dim: int = 0, shape=None) -> str:
     return ""
 
 
-def _infer(data) -> np.ndarray:
-    """An array from nested lists and numbers with torch's default dtypes (float32, int64, bool)."""
+def _numbers(data) -> np.ndarray:
+    """An array of nested lists and numbers as NumPy reads them (Python floats as float64), or torch's error."""
     try:
         arr = np.array(data)
     except ValueError:
@@ -70,6 +70,12 @@ def _infer(data) -> np.ndarray:
     if arr is None or arr.dtype == object:
         raise ValueError(_ragged(data) or "expected a sequence of numbers of equal length at each level (a "
                          "rectangular array)")
+    return arr
+
+
+def _infer(data) -> np.ndarray:
+    """An array from nested lists and numbers with torch's default dtypes (float32, int64, bool)."""
+    arr = _numbers(data)
     if arr.dtype.kind == "f":
         return arr.astype(np.float32)
     if arr.dtype.kind in "iu":
@@ -101,8 +107,8 @@ def tensor(data, dtype=None, device=None, requires_grad=False) -> Tensor:
     elif isinstance(data, (np.ndarray, np.generic)):
         from_numpy_dtype(data.dtype)
         arr = np.array(data)
-    else:
-        arr = _infer(data)
+    else:  # an explicit dtype converts the numbers as given (0.1 as float64 stays 0.1, not float32's 0.1)
+        arr = _infer(data) if dtype is None else _numbers(data)
     if dtype is not None:
         arr = arr.astype(_np_dtype(dtype))
     return _leaf(arr, requires_grad)
@@ -177,7 +183,30 @@ def arange(start, end=None, step=1, dtype=None, requires_grad=False) -> Tensor:
 
 
 def linspace(start, end, steps, dtype=None, requires_grad=False) -> Tensor:
-    return _leaf(np.linspace(start, end, steps).astype(_np_dtype(dtype, float32.np)), requires_grad)
+    """``steps`` evenly spaced numbers from ``start`` to ``end``, as torch computes them: with
+    ``step = (end - start) / (steps - 1)``, the first half is ``start + step * i`` and the second half
+    ``end - step * (steps - 1 - i)``, each rounded once (torch's fused multiply-add), so both ends are exact.
+
+    >>> linspace(0, 1, 5)
+    tensor([0.0000, 0.2500, 0.5000, 0.7500, 1.0000])
+    """
+    if not isinstance(steps, numbers.Integral):
+        raise TypeError(f"linspace(): argument 'steps' must be int, not {type(steps).__name__}")
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    dt = _np_dtype(dtype, float32.np)
+    if dt.kind == "f":
+        kind, first, last = dt.type, dt.type(start), dt.type(end)
+    else:  # integers: the ends converted first, the steps computed in float64 and truncated, as torch does
+        kind, first, last = np.float64, np.float64(dt.type(start)), np.float64(dt.type(end))
+    step = (last - first) / kind(max(steps - 1, 1))
+    # a product step * i is exact in the wider type, so one rounding remains: the fused multiply-add's
+    wide = np.longdouble if kind is np.float64 else np.float64
+    i = np.arange(steps)
+    up = wide(step) * i.astype(wide) + wide(first)
+    down = wide(last) - wide(step) * (steps - 1 - i).astype(wide)
+    values = np.where((i < steps // 2) | (steps == 1), up, down).astype(kind)
+    return _leaf(values.astype(dt), requires_grad)
 
 
 def eye(n, m=None, dtype=None, requires_grad=False) -> Tensor:

@@ -47,6 +47,19 @@ CASES = {
             print(repr(t), t.dtype, t.shape)
         with expect(): torch.arange(0, 1, 0)
     """,
+    "full-precision-values": """
+        print(torch.tensor([0.645873181125018, 0.1], dtype=torch.float64).tolist(), torch.tensor(0.1).item())
+        print(torch.tensor(0.1, dtype=torch.float64, requires_grad=True).item(), torch.tensor([1.9, -1.9], dtype=torch.int64))
+        x = torch.tensor([0.645873181125018, 0.3], dtype=torch.float64, requires_grad=True)
+        (x * x).sqrt().sum().backward()
+        print(x.grad.tolist())
+        for args in [(0, 1, 7), (-1, 1, 11), (0, 2 * 3.141592653589793, 100), (0.1, 0.9, 33), (-2.5, 7.25, 64),
+                     (3, -2, 50), (2, 5, 1), (0, 1, 1000)]:
+            for dt in [torch.float32, torch.float64, torch.int64]:
+                print(args, dt, torch.linspace(*args, dtype=dt).tolist())
+        print(torch.linspace(0, 1, 0))
+        with expect(): torch.linspace(0, 1, -1)
+    """,
     "like-factories": """
         x = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True)
         i = torch.tensor([1, 2, 3])
