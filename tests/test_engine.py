@@ -406,3 +406,15 @@ def test_grads_never_alias_each_other_or_the_callers_arrays():
     assert not np.shares_memory(w.grad._data, kept[0]._data)
     w.grad.zero_()
     assert kept[0].tolist() == [[2.0, 2.0], [2.0, 2.0]]
+
+
+@pytest.mark.parametrize("program, printed", [
+    ("torch.tensor([1000., 1.]).exp()", "tensor([   inf, 2.7183])"),
+    ("torch.tensor([-1000., 5.]).sigmoid()", "tensor([0.0000, 0.9933])"),
+    ("torch.tensor(100.).exp()", "tensor(inf)"),
+    ("torch.tensor([0.]) ** -1", "tensor([inf])")])
+def test_overflow_and_division_by_zero_give_inf_without_a_warning(lib, program, printed):
+    """torch never warns about floating-point overflow; NumPy does unless told not to."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert repr(eval(program, {"torch": lib})) == printed
