@@ -1139,7 +1139,7 @@ class SliceBackward0(Function):
     @staticmethod
     def forward(ctx, x, dim, key):
         ctx.save(dim=dim, key=key, self_sym_sizes=x._data.shape)
-        return x._data[(slice(None),) * dim + (key,)]
+        return x._data[(slice(None),) * dim + (key, Ellipsis)]  # the Ellipsis keeps x[i] a (0-dim) view
 
     @staticmethod
     def backward(ctx, g):

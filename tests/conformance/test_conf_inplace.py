@@ -4,6 +4,20 @@ import pytest
 torch = pytest.importorskip("torch")
 
 CASES = {
+    "in-place-through-an-element-writes-the-tensor": """
+        x = torch.tensor([1.0, 2.0, 3.0])
+        x[1].fill_(9.0)
+        x[0].add_(1)
+        m = torch.tensor([[1., 2.], [3., 4.]])
+        m[0, 1].fill_(7)
+        m[1][0].mul_(2)
+        print(x, x._version, m, m._version)
+        w = torch.tensor([1., 2.], requires_grad=True)
+        with torch.no_grad():
+            w[0].mul_(10)
+        w.data[1].fill_(0)
+        print(w, w._version)
+    """,
     "in-place-on-leaf-raises": """
         x = torch.tensor([1., 2.], requires_grad=True)
         with expect(): x.add_(1)
