@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from .dtypes import result_type
+from .dtypes import LEGACY_NAMES, result_type
 from .function import FREED_MESSAGE, Function, SavedTensor
 
 __all__: list = []  # used through Tensor methods and torch-level functions, not imported by name
@@ -750,6 +750,14 @@ class MinBackward0(MaxBackward0):
 
 # ---------------------------------------------------------------- matrix products
 
+_CPP_NAMES = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int", "bool": "bool"}
+
+
+def _kind_name(d: np.ndarray) -> str:
+    """``Float``, ``Double``, ``Long``...: how torch's kernel messages name a dtype."""
+    return LEGACY_NAMES[d.dtype.name][:-len("Tensor")]
+
+
 def _mm_shapes_error(a, b) -> RuntimeError:
     (n, k), (k2, m) = a.shape, b.shape
     return RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
@@ -764,6 +772,9 @@ class MmBackward0(Function):
         da, db = a._data, b._data
         if da.shape[1] != db.shape[0]:
             raise _mm_shapes_error(da, db)
+        if da.dtype != db.dtype:  # torch multiplies matrices of one dtype only
+            raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {_CPP_NAMES[da.dtype.name]} != "
+                               f"{_CPP_NAMES[db.dtype.name]}")
         needs = ctx.needs_input_grad
         if needs:  # only a recorded node saves (the strides pick the backward formula); written out: a hot path
             if needs[0]:
@@ -820,6 +831,9 @@ class MvBackward0(Function):
         if a._data.shape[1] != v._data.shape[0]:
             raise RuntimeError(f"size mismatch, got input ({a._data.shape[0]}), mat "
                                f"({a._data.shape[0]}x{a._data.shape[1]}), vec ({v._data.shape[0]})")
+        if a._data.dtype != v._data.dtype:
+            kv, ka = _kind_name(v._data), _kind_name(a._data)
+            raise RuntimeError(f"addmv input tensors must have the same dtype, but got {kv}, {ka}, and {kv}")
         need_a, need_v = ctx.needs_input_grad or (False, False)
         ctx.save(self=a if need_v else None, vec=v if need_a else None)
         return np.matmul(*_promote(a, v))
@@ -840,6 +854,9 @@ class DotBackward0(Function):
 
     @staticmethod
     def forward(ctx, a, b):
+        if a._data.dtype != b._data.dtype:
+            raise RuntimeError(f"dot : expected both vectors to have same dtype, but found {_kind_name(a._data)} and "
+                               f"{_kind_name(b._data)}")
         if a._data.shape != b._data.shape:
             n, m = a._data.size, b._data.size
             raise RuntimeError(f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same "
@@ -863,6 +880,8 @@ class BmmBackward0(Function):
 
     @staticmethod
     def forward(ctx, a, b):
+        if a._data.dtype != b._data.dtype:
+            raise RuntimeError(f"expected scalar type {_kind_name(a._data)} but found {_kind_name(b._data)}")
         need_a, need_b = ctx.needs_input_grad or (False, False)
         ctx.save(mat2=b if need_a else None, self=a if need_b else None)
         return np.matmul(*_promote(a, b))

@@ -5,6 +5,15 @@ torch = pytest.importorskip("torch")
 
 # One statement per line; each runs under expect(), so the transcript lists every type and message.
 STATEMENTS = """
+torch.ones(2, 3) @ torch.ones(3, 4, dtype=torch.float64)
+torch.ones(2, 3, dtype=torch.int64) @ torch.ones(3, 4)
+torch.ones(3, dtype=torch.float64) @ torch.ones(3, 2)
+torch.ones(2, 3, dtype=torch.float64) @ torch.ones(3)
+torch.ones(2, 3).mv(torch.ones(3, dtype=torch.int64))
+torch.ones(3) @ torch.ones(3, dtype=torch.float64)
+torch.ones(3).dot(torch.ones(4, dtype=torch.float64))
+torch.ones(2, 2, 3) @ torch.ones(2, 3, 4, dtype=torch.float64)
+torch.ones(2, 2, 3, dtype=torch.float64) @ torch.ones(3, 4)
 torch.ones(2, requires_grad=True) + torch.ones(3)
 torch.ones(2, 3) * torch.ones(3, 2)
 torch.ones(2, 3) - torch.ones(2)
