@@ -53,28 +53,36 @@ def _as_list(x) -> list:
 
 
 def _root_grads(roots: list, grads, create_graph: bool) -> list:
-    """Check the roots and make their starting gradients (1 for one-element outputs)."""
-    grads = _as_list(grads) or [None] * len(roots)
-    if len(grads) != len(roots):
+    """Check the roots and make their starting gradients (1 for one-element outputs).
+
+    ``grads`` is None, a Tensor, or a sequence of Tensors and Nones, as in torch: extra ones are ignored."""
+    grads = [None] * len(roots) if grads is None else [grads] if isinstance(grads, Tensor) else list(grads)
+    if len(grads) < len(roots):
         raise RuntimeError(f"got {len(roots)} tensors and {len(grads)} gradients")
+    for g in grads:
+        if g is not None and not isinstance(g, Tensor):
+            raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
     out = []
     for i, (t, g) in enumerate(zip(roots, grads)):
-        if not isinstance(t, Tensor):
-            raise TypeError(f"backward() expects Tensors, got {type(t).__name__} at position {i}")
-        if not t._requires_grad:
-            raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+        _check_output(i, t)
         if g is None:
             if t._data.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
             shape = t._data.shape
             g = Tensor._make(np.array(1, t._data.dtype) if not shape else np.ones(shape, t._data.dtype))
-        elif not isinstance(g, Tensor):
-            g = Tensor._make(np.asarray(g, t._data.dtype))
         if g._data.shape != t._data.shape:
             raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape!r} and output[{i}] "
                                f"has a shape of {t.shape!r}.")
         out.append(g if create_graph else g._data.astype(t._data.dtype, copy=False))
     return out
+
+
+def _check_output(i: int, t) -> None:
+    """Torch's errors for an output to differentiate that is not a tensor, or not part of a graph."""
+    if not isinstance(t, Tensor):
+        raise TypeError(f"backward() expects Tensors, got {type(t).__name__} at position {i}")
+    if not t._requires_grad:
+        raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
 
 
 def _node_of(t):
@@ -112,6 +120,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     >>> torch.autograd.grad(x ** 3, x)
     (tensor(12.),)
     """
+    for i, t in enumerate(_as_list(outputs)):  # the outputs are checked first, as in torch
+        _check_output(i, t)
     ins = _as_list(inputs)
     for t in ins:
         if not isinstance(t, Tensor):
@@ -191,8 +201,7 @@ def _run(roots, grads, retain_graph, create_graph, inputs, capture):
         raise
     if not capture:  # backward(inputs=[h]) fills a non-leaf's .grad the way torch does: it retains it
         for t in inputs or ():
-            if t.grad_fn is not None:
-                t.retain_grad()
+            t.retain_grad()  # a no-op on a leaf; torch's error for a tensor that does not require grad
     root_nodes = [_node_of(t) for t in roots]
     listening = bool(events._subscribers)
     if listening:
@@ -320,6 +329,8 @@ def _run_hooks(hooks: dict, g, create_graph, node, tensor_id, listening, kind="t
             events.HookFired.emit(hook_kind=kind, node_id=node._id, tensor_id=tensor_id,
                                   hook_name=hook_name(fn))
         if result is not None:
+            if not isinstance(result, Tensor):
+                raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
             if result.shape != g.shape:
                 raise RuntimeError(f"hook '{hook_name(fn)}' has changed the size of value")
             was = g._data.dtype if create_graph else g.dtype
@@ -412,6 +423,8 @@ def _accumulate(node, g, targets, found, capture, inputs, create_graph, listenin
         return
     if inputs is not None and node not in targets:
         return
+    if not leaf._requires_grad:  # requires_grad_(False) after the graph was built: torch leaves .grad alone
+        return
     pre = node.__dict__.get("_pre_hooks")
     if pre:
         g = _prehooks(pre, node, g, create_graph, listening)
@@ -439,8 +452,9 @@ def _add_to_grad(tensor, g, create_graph, node, listening, owned=False, g_copy=N
     becomes ``.grad`` as it is. ``g_copy``, an event copy of ``g`` already made, also shows a first ``.grad``."""
     before = tensor._grad
     before_copy = _copy(before) if listening and before is not None else None
-    if create_graph:
-        tensor._grad = CopyBackwards.apply(Tensor._make(np.zeros_like(g._data)), g) if before is None else before + g
+    if create_graph:  # a leaf's first grad is a CopyBackwards node in torch, a retained non-leaf's a clone
+        first = CopyBackwards.apply(Tensor._make(np.zeros_like(g._data)), g) if tensor.grad_fn is None else g.clone()
+        tensor._grad = first if before is None else before + g
     elif before is None:
         dtype = tensor._data.dtype
         tensor._grad = Tensor._make(np.asarray(g, dtype) if owned else np.array(g, dtype=dtype))

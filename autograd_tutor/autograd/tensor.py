@@ -312,7 +312,7 @@ class Tensor:
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None) -> None:
         """Compute the gradient of this tensor with respect to the graph's leaves (see ``autograd.backward``)."""
         from .engine import backward
-        backward([self], None if gradient is None else [gradient], retain_graph, create_graph, inputs=inputs)
+        backward([self], gradient, retain_graph, create_graph, inputs=inputs)
 
     def detach(self) -> "Tensor":
         """A new leaf that shares this tensor's data (and version counter) but is cut from the graph."""

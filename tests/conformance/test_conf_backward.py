@@ -6,6 +6,42 @@ torch = pytest.importorskip("torch")
 
 CASES = {
     # ---------------------------------------------------------------- backward()
+    "gradient-arguments-are-checked-as-torch-checks-them": """
+        x = torch.tensor([1., 2.], requires_grad=True)
+        y = x * 2
+        with expect(): y.backward([1.0, 1.0])
+        with expect(): (x.sum() * 2).backward(1.0)
+        with expect(): torch.autograd.backward(y, grad_tensors=[2.0])
+        with expect(): torch.autograd.grad(y, x, grad_outputs=[1.0])
+        with expect(): torch.autograd.backward([y, x * 3], grad_tensors=[torch.ones(2)])
+        torch.autograd.backward([y], grad_tensors=[torch.ones(2), torch.ones(2)], retain_graph=True)
+        y.backward(gradient=(torch.ones(2),), retain_graph=True)
+        print(x.grad)
+        with expect(): (x * 2).sum().backward(inputs=[torch.tensor(2.)])
+        with expect(): torch.autograd.grad(torch.tensor(2.) * 2, torch.tensor(2.))
+    """,
+    "a-leaf-that-stopped-requiring-grad-gets-no-grad": """
+        x = torch.tensor(2., requires_grad=True)
+        y = x * 2
+        x.requires_grad_(False)
+        y.backward()
+        print(x.grad, x.requires_grad)
+    """,
+    "a-hook-must-return-a-tensor-or-none": """
+        x = torch.tensor([1., 2.], requires_grad=True)
+        x.register_hook(lambda g: 5)
+        with expect(): (x * 2).sum().backward()
+        h = torch.tensor([1., 2.], requires_grad=True) * 1
+        h.register_hook(lambda g: [1, 2])
+        with expect(): (h * 2).sum().backward()
+    """,
+    "a-retained-grad-under-create-graph-is-a-clone": """
+        x = torch.tensor(2., requires_grad=True)
+        y = x * x
+        y.retain_grad()
+        (y * y).backward(create_graph=True)
+        print(y.grad, x.grad)
+    """,
     "non-scalar-needs-gradient": """
         x = torch.tensor([1., 2.], requires_grad=True)
         y = x * 2
