@@ -489,6 +489,8 @@ class Tensor:
                 raise RuntimeError(f"autograd_tutor runs on the CPU only; got device {a!r}")
         if target is None or target.np == self._data.dtype:
             return self
+        if target.np.kind not in "fc":  # an integer or bool result has no gradient: torch records nothing
+            return F.ToCopyBackward0.apply(self.detach(), dtype=target.np)
         return F.ToCopyBackward0.apply(self, dtype=target.np)
 
     def type(self, dtype=None):
@@ -1133,7 +1135,8 @@ def _index(t: Tensor, key: tuple, single_slice: bool = False) -> Tensor:
             start, stop, step = k.indices(size)
             if step <= 0:
                 raise ValueError("step must be greater than zero")
-            if single_slice or (start, stop, step) != (0, size, 1):
+            # torch skips a slice that keeps the whole dim, judged by its written start (x[-3:] is a slice)
+            if single_slice or not (k.start in (None, 0) and step == 1 and stop == size):
                 out = F.SliceBackward0.apply(out, dim=dim, key=slice(start, max(start, stop), step))
             dim += 1
         elif isinstance(k, (numbers.Integral, Tensor)):

@@ -5,6 +5,14 @@ import pytest
 torch = pytest.importorskip("torch")
 
 CASES = {
+    "slices-keeping-a-whole-dim-and-integer-casts": """
+        x = torch.ones(2, 3, requires_grad=True)
+        for r in [x[:, -3:], x[:, 0:3], x[:, :10], x[-2:], x[:, -10:], x[-2:, :], x[:], x[..., -3:], x[0, -3:],
+                  x[:, 0:3:1], x[None, :, -3:]]:
+            print(r.grad_fn.name(), tuple(r.shape), [n.name() if n else None for n, _ in r.grad_fn.next_functions])
+        for r in [x.long(), x.int(), x.bool(), x.to(torch.int64), x.double()]:
+            print(r.dtype, r.requires_grad, r.is_leaf, r.grad_fn)
+    """,
     # ---------------------------------------------------------------- graph structure
     "d=a*b+a-structure": """
         a = torch.tensor(3., requires_grad=True)
