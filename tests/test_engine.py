@@ -412,9 +412,28 @@ def test_grads_never_alias_each_other_or_the_callers_arrays():
     ("torch.tensor([1000., 1.]).exp()", "tensor([   inf, 2.7183])"),
     ("torch.tensor([-1000., 5.]).sigmoid()", "tensor([0.0000, 0.9933])"),
     ("torch.tensor(100.).exp()", "tensor(inf)"),
-    ("torch.tensor([0.]) ** -1", "tensor([inf])")])
+    ("torch.tensor([0.]) ** -1", "tensor([inf])"),
+    ("torch.tensor([]).mean()", "tensor(nan)"),
+    ("0 / torch.tensor([0., 1.], requires_grad=True)", "tensor([nan, 0.], grad_fn=<MulBackward0>)"),
+    ("where_grad(torch)", "tensor([0.3679,    nan, 0.5000])"),
+    ("divide_by_zero_grad(torch)", "tensor([inf, inf])")])
 def test_overflow_and_division_by_zero_give_inf_without_a_warning(lib, program, printed):
-    """torch never warns about floating-point overflow; NumPy does unless told not to."""
+    """torch never warns about floating-point overflow, 0 / 0 or log(0), in forward or backward; NumPy does
+    unless told not to."""
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        assert repr(eval(program, {"torch": lib})) == printed
+        scope = {"torch": lib, "where_grad": where_grad, "divide_by_zero_grad": divide_by_zero_grad}
+        assert repr(eval(program, scope)) == printed
+
+
+def where_grad(torch):
+    """The classic pitfall: the untaken branch's gradient (log at 0: 0 * inf) still makes a nan."""
+    x = torch.tensor([-1., 0., 2.], requires_grad=True)
+    torch.where(x > 0, x.log(), x.exp()).sum().backward()
+    return x.grad
+
+
+def divide_by_zero_grad(torch):
+    x = torch.tensor([0., 2.], requires_grad=True)
+    (x / torch.tensor([[0.], [1.]])).sum().backward()
+    return x.grad

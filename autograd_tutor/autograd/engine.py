@@ -108,7 +108,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         only = _as_list(inputs)
         if not only:
             raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
-    _run(roots, grads, retain_graph, create_graph, only, capture=False)
+    with np.errstate(all="ignore"):  # inf and nan (0 / 0 in an untaken torch.where branch) arise without warnings
+        _run(roots, grads, retain_graph, create_graph, only, capture=False)
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
@@ -128,7 +129,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
             raise RuntimeError(f"all inputs have to be Tensors or GradientEdges, but got {type(t).__name__}")
         if not t._requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
-    found = _run(_as_list(outputs), grad_outputs, retain_graph, create_graph, ins, capture=True)
+    with np.errstate(all="ignore"):  # as in backward()
+        found = _run(_as_list(outputs), grad_outputs, retain_graph, create_graph, ins, capture=True)
     result = []
     for i, t in enumerate(ins):
         g = found.get(i)

@@ -634,8 +634,10 @@ class MeanBackward0(Function):
         if d.dtype.kind != "f":
             raise RuntimeError(_mean_dtype_message(d))
         ctx.save(self_sym_sizes=d.shape, self_sym_numel=d.size)
+        if not d.size:  # the mean of nothing: nan, without NumPy's warnings
+            return np.array(np.nan, d.dtype)
         # d.mean() computes exactly this for float32 and float64 (through a Python-level wrapper)
-        return np.add.reduce(d, axis=None) / d.size if d.size and d.itemsize >= 4 else d.mean()
+        return np.add.reduce(d, axis=None) / d.size if d.itemsize >= 4 else d.mean()
 
     @staticmethod
     def backward(ctx, g):

@@ -559,7 +559,8 @@ class Tensor:
     def __rtruediv__(self, other):
         if isinstance(other, np.ndarray):
             return _binary(F.DivBackward0, other, self)
-        return self.reciprocal() * other
+        with np.errstate(invalid="ignore"):  # 0 / 0 is nan, without a warning, as in torch
+            return self.reciprocal() * other
 
     def __pow__(self, exponent):
         if isinstance(exponent, (Tensor, np.ndarray)):
