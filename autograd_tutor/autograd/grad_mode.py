@@ -14,6 +14,7 @@ pass started inside ``no_grad`` still runs.
 from __future__ import annotations
 
 import functools
+import inspect
 
 __all__ = ["no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode",
            "is_inference_mode_enabled"]
@@ -45,6 +46,19 @@ class _GradModeContext:
     _allows_bare_decorator = True
 
     def __call__(self, func):
+        if inspect.isgeneratorfunction(func):  # the mode holds while the generator runs, not while it waits
+            @functools.wraps(func)
+            def generator(*args, **kwargs):
+                steps = func(*args, **kwargs)
+                while True:
+                    with self.__class__(*self._args):
+                        try:
+                            value = next(steps)
+                        except StopIteration as stop:
+                            return stop.value
+                    yield value
+            return generator
+
         @functools.wraps(func)
         def wrapper(*args, **kwargs):
             with self.__class__(*self._args):
@@ -100,5 +114,5 @@ class inference_mode(_GradModeContext):
 
     def __enter__(self) -> None:
         self._prev = (_grad_enabled[0], _inference[0])
-        if self._mode:
-            _grad_enabled[0], _inference[0] = False, True
+        # inference_mode(False) inside inference_mode() turns it off again, and recording back on
+        _grad_enabled[0], _inference[0] = not self._mode, self._mode

@@ -5,6 +5,32 @@ import pytest
 torch = pytest.importorskip("torch")
 
 CASES = {
+    "a-mode-decorating-a-generator-holds-while-it-runs": """
+        @torch.no_grad()
+        def gen(x):
+            yield x * 2, torch.is_grad_enabled()
+            yield x * 3, torch.is_grad_enabled()
+            return 5
+        g = gen(torch.tensor(1., requires_grad=True))
+        y, on = next(g)
+        print(y.requires_grad, on, torch.is_grad_enabled())
+        print(list(g))
+        @torch.enable_grad()
+        def g2():
+            yield torch.is_grad_enabled()
+        with torch.no_grad():
+            print(list(g2()))
+    """,
+    "inference-mode-false-turns-it-off-again": """
+        with torch.inference_mode():
+            with torch.inference_mode(False):
+                print(torch.is_inference_mode_enabled(), torch.is_grad_enabled())
+            print(torch.is_inference_mode_enabled(), torch.is_grad_enabled())
+        with torch.no_grad():
+            with torch.inference_mode(False):
+                print(torch.is_inference_mode_enabled(), torch.is_grad_enabled())
+        print(torch.is_inference_mode_enabled(), torch.is_grad_enabled())
+    """,
     "no-grad-context-and-enable-grad-inside": """
         x = torch.tensor(2., requires_grad=True)
         print(torch.is_grad_enabled())
