@@ -1032,10 +1032,13 @@ class TransposeBackward0(Function):
     @staticmethod
     def forward(ctx, x, dim0, dim1):
         ctx.save(dim0=dim0, dim1=dim1)
-        return x._data.swapaxes(dim0, dim1)
+        d = x._data
+        return d.view() if dim0 == dim1 else d.swapaxes(dim0, dim1)  # an axis with itself (or a 0-dim x): as is
 
     @staticmethod
     def backward(ctx, g):
+        if ctx.dim0 == ctx.dim1:
+            return g
         return g.transpose(ctx.dim0, ctx.dim1) if _is_tensor(g) else g.swapaxes(ctx.dim0, ctx.dim1)
 
 
@@ -1071,7 +1074,7 @@ class SqueezeBackward0(Function):
         d = x._data
         if dims is None:
             return d.squeeze()
-        return d.squeeze(tuple(i for i in dims if d.shape[i] == 1))
+        return d.squeeze(tuple(i for i in dims if i < d.ndim and d.shape[i] == 1))  # a 0-dim x stays as it is
 
     @staticmethod
     def backward(ctx, g):
@@ -1080,7 +1083,7 @@ class SqueezeBackward0(Function):
             return g.reshape(sizes)
         dims = ctx.__dict__.get("dim") or range(len(sizes))
         for d in sorted(dims):  # torch's unsqueeze_to: one UnsqueezeBackward0 per squeezed dim
-            if sizes[d] == 1:
+            if d < len(sizes) and sizes[d] == 1:
                 g = g.unsqueeze(d)
         return g
 

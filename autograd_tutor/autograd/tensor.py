@@ -357,6 +357,8 @@ class Tensor:
     def size(self, dim=None):
         if dim is None:
             return Size(self._data.shape)
+        if not self._data.ndim:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         return self._data.shape[_dim(dim, self._data.ndim)]
 
     @property
@@ -746,11 +748,12 @@ class Tensor:
         return F.MeanBackward1.apply(self, dim=self._dims(dim), keepdim=keepdim)
 
     def _dims(self, dim) -> tuple:
+        """The dims to reduce, checked: an empty list means every dim, and a 0-dim tensor has none to reduce."""
         dims = tuple(_dim(d, self.ndim) for d in ((dim,) if isinstance(dim, int) else dim))
         for i, d in enumerate(dims):
             if d in dims[:i]:
                 raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
-        return dims
+        return dims if dims and self.ndim else tuple(range(self.ndim))
 
     def _extreme(self, whole, along, numpy_arg, ret, dim, keepdim, other):
         if other is not None:

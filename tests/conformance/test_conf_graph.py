@@ -5,6 +5,20 @@ import pytest
 torch = pytest.importorskip("torch")
 
 CASES = {
+    "a-0-dim-tensor-s-one-dim-and-empty-dim-lists": """
+        exprs = ["x.sum(0)", "x.sum(-1)", "x.sum(0, keepdim=True)", "x.mean(0, keepdim=True)", "x.sum(())", "x.t()",
+                 "x.transpose(0, -1)", "x.squeeze(0)", "x.squeeze((0,))", "m.sum(())", "m.mean([], keepdim=True)",
+                 "v.t()", "m.transpose(1, 1)"]
+        for e in exprs:
+            x = torch.tensor(2., requires_grad=True)
+            m = torch.ones(2, 3, requires_grad=True)
+            v = torch.tensor([1., 2.], requires_grad=True)
+            r = eval(e)
+            r.sum().backward()
+            print(e, r, x.grad, m.grad, v.grad)
+        with expect(): torch.tensor(2.).size(-1)
+        with expect(): torch.tensor(2.).sum(1)
+    """,
     "slices-keeping-a-whole-dim-and-integer-casts": """
         x = torch.ones(2, 3, requires_grad=True)
         for r in [x[:, -3:], x[:, 0:3], x[:, :10], x[-2:], x[:, -10:], x[-2:, :], x[:], x[..., -3:], x[0, -3:],
