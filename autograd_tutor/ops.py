@@ -44,7 +44,7 @@ def rsub(input, other, alpha=1) -> Tensor:
     """``other - alpha * input``: the node of ``1 - x`` (RsubBackward1), or RsubBackward0 for a tensor ``other``."""
     if isinstance(other, Tensor):
         input = _wrap(input)
-        _broadcast_shape(input._data.shape, other._data.shape)
+        _broadcast_shape(other._data.shape, input._data.shape)  # torch names other as tensor a
         return F.RsubBackward0.apply(input, other, alpha=alpha)
     _wrap(other)  # type check
     return F.RsubBackward1.apply(_wrap(input), other=other, alpha=alpha)

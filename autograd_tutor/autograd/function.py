@@ -286,6 +286,14 @@ class Function(Node):
     def _saved_names(cls) -> tuple:
         return getattr(cls, "saved_names", ())
 
+    def __dir__(self):
+        """The attributes, with ``_saved_<name>`` for what the node saved (tensors and values), as torch lists
+        them: ``[a for a in dir(y.grad_fn) if a.startswith("_saved_")]`` shows what backward will use."""
+        state = self.__dict__
+        names = set(state.get("_saved") or ()) | set(state.get("_freed", ())) | set(self._saved_names())
+        names |= {k for k in state if not k.startswith("_") and k not in ("needs_input_grad", "next_functions")}
+        return sorted((set(super().__dir__()) - {"_saved", "_saved_names"}) | {f"_saved_{n}" for n in names})
+
     def saved_summary(self) -> tuple:
         """What this node saved, as ``(name, shape)`` pairs; empty after the buffers were freed."""
         return tuple([(k, s.data.shape) for k, s in (self._saved or {}).items()])

@@ -928,9 +928,14 @@ class Tensor:
         sizes = _shape_args(sizes)
         lead = len(sizes) - self.ndim
         if lead < 0:
-            raise RuntimeError(f"expand(torch.FloatTensor{{{list(self.shape)}}}, size={list(sizes)}): the number of "
+            kind = LEGACY_NAMES[self._data.dtype.name]
+            raise RuntimeError(f"expand(torch.{kind}{{{list(self.shape)}}}, size={list(sizes)}): the number of "
                                "sizes provided (" + str(len(sizes)) + ") must be greater or equal to the number of "
                                f"dimensions in the tensor ({self.ndim})")
+        for i, s in enumerate(sizes[:lead]):
+            if s == -1:
+                raise RuntimeError(f"The expanded size of the tensor (-1) isn't allowed in a leading, non-existing "
+                                   f"dimension {i}")
         shape = tuple(self.shape[i - lead] if s == -1 else s for i, s in enumerate(sizes))
         for i, s in enumerate(self.shape):
             if s != 1 and s != shape[i + lead]:

@@ -5,6 +5,22 @@ import pytest
 torch = pytest.importorskip("torch")
 
 CASES = {
+    "dir-lists-what-a-node-saved": """
+        x = torch.tensor([1., 2.], requires_grad=True)
+        for y in [x * x, x + 2, x ** 3, x.sum(), x.exp(), x * 2, x.tanh(), x.sigmoid() * x]:
+            print(y.grad_fn.name(), [a for a in dir(y.grad_fn) if a.startswith("_saved_")])
+        y = x * x
+        y.sum().backward()
+        print([a for a in dir(y.grad_fn) if a.startswith("_saved_")])
+        with expect(): y.grad_fn._saved_self
+    """,
+    "expand-and-rsub-messages": """
+        with expect(): torch.ones(2, 3, dtype=torch.float64).expand(3)
+        with expect(): torch.ones(2, 3, dtype=torch.int64).expand(3)
+        with expect(): torch.ones(3).expand(4, -1, -1)
+        with expect(): torch.rsub(torch.ones(2, 3), torch.ones(2))
+        print(torch.ones(3).expand(2, -1))
+    """,
     "a-0-dim-tensor-s-one-dim-and-empty-dim-lists": """
         exprs = ["x.sum(0)", "x.sum(-1)", "x.sum(0, keepdim=True)", "x.mean(0, keepdim=True)", "x.sum(())", "x.t()",
                  "x.transpose(0, -1)", "x.squeeze(0)", "x.squeeze((0,))", "m.sum(())", "m.mean([], keepdim=True)",
