@@ -1,4 +1,4 @@
-"""``torch.autograd``: the engine's public face (``backward``, ``grad``, ``graph``, grad modes).
+"""``torch.autograd``: the engine's public face (``backward``, ``grad``, ``graph``, ``Function``, grad modes).
 
 >>> import autograd_tutor as torch
 >>> x = torch.tensor(3., requires_grad=True)
@@ -6,7 +6,8 @@
 (tensor(6.),)
 """
 from . import graph
+from .custom import Function
 from .engine import backward, grad
 from .grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
-__all__ = ["backward", "grad", "graph", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode"]
+__all__ = ["Function", "backward", "grad", "graph", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode"]

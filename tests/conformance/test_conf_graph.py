@@ -5,6 +5,82 @@ import pytest
 torch = pytest.importorskip("torch")
 
 CASES = {
+    "custom-autograd-function": """
+        class MyExp(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, k):
+                print("needs", ctx.needs_input_grad, torch.is_grad_enabled())
+                y = (x * k).exp()
+                ctx.save_for_backward(y)
+                ctx.k = k
+                return y
+            @staticmethod
+            def backward(ctx, g):
+                y, = ctx.saved_tensors
+                print("bw grad enabled", torch.is_grad_enabled(), type(g).__name__, y.requires_grad, y.grad_fn.name())
+                return g * y * ctx.k, None
+        x = torch.tensor([1., 2.], requires_grad=True)
+        z = MyExp.apply(x, 2.0)
+        print(z, z.grad_fn.name(), len(z.grad_fn.next_functions), z.grad_fn.next_functions[0][0].name(), z.is_leaf)
+        z.sum().backward()
+        print(x.grad)
+        with expect(): z.grad_fn.saved_tensors
+        with torch.no_grad():
+            w = MyExp.apply(x, 1.0)
+        print(w, w.requires_grad)
+        class Bad(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x): return x * 2
+            @staticmethod
+            def backward(ctx, g): return g, g
+        with expect(): Bad.apply(x).sum().backward()
+        class Ident(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x): return x
+            @staticmethod
+            def backward(ctx, g): return g
+        u = Ident.apply(x); print(u, u is x, u.grad_fn.name(), x.is_leaf)
+        class Two(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, a, b):
+                ctx.save_for_backward(a, None, b)
+                return a * b
+            @staticmethod
+            def backward(ctx, g):
+                a, n, b = ctx.saved_tensors
+                print("saved", a, n, b)
+                return g * b, g * a
+        a = torch.tensor(1., requires_grad=True); b = torch.tensor(2.)
+        r = Two.apply(a, b); print([None if f is None else f.name() for f, _ in r.grad_fn.next_functions]); r.backward(); print(a.grad, b.grad)
+        print(MyExp.apply(torch.tensor([1.]), 1.0).requires_grad)
+        class Idx(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                i = x.argmax()
+                ctx.mark_non_differentiable(i)
+                return i
+            @staticmethod
+            def backward(ctx, g): return None
+        print(Idx.apply(x), Idx.apply(x).requires_grad)
+        class Sq(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(x)
+                return x ** 2
+            @staticmethod
+            def backward(ctx, g):
+                x, = ctx.saved_tensors
+                return 2 * x * g
+        x2 = torch.tensor(3., requires_grad=True)
+        y2 = Sq.apply(x2)
+        g1, = torch.autograd.grad(y2, x2, create_graph=True)
+        print(g1)
+        g2, = torch.autograd.grad(g1, x2)
+        print(g2)
+        y3 = Sq.apply(x2) * 2 + Sq.apply(x2)
+        y3.backward(retain_graph=True); y3.backward(); print(x2.grad)
+        print(type(y3.grad_fn.next_functions[0][0].next_functions[0][0]).__name__)
+    """,
     "dir-lists-what-a-node-saved": """
         x = torch.tensor([1., 2.], requires_grad=True)
         for y in [x * x, x + 2, x ** 3, x.sum(), x.exp(), x * 2, x.tanh(), x.sigmoid() * x]:
