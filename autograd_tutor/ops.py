@@ -17,7 +17,8 @@ __all__ = ["add", "sub", "rsub", "mul", "div", "pow", "neg", "reciprocal", "exp"
            "abs", "sin", "cos", "clamp", "clip", "maximum", "minimum", "where", "max", "min", "sum", "mean",
            "matmul", "mm", "mv", "dot", "reshape", "flatten", "t", "transpose", "permute", "unsqueeze", "squeeze",
            "cat", "concat", "stack", "softmax", "log_softmax", "argmax", "argmin", "square", "numel", "is_tensor",
-           "allclose", "equal", "eq", "ne", "lt", "le", "gt", "ge", "sign", "isnan", "clone", "detach"]
+           "allclose", "equal", "eq", "ne", "lt", "le", "gt", "ge", "sign", "isnan", "clone", "detach",
+           "round", "floor", "ceil", "log1p", "expm1", "norm", "prod", "cumsum", "masked_fill", "var", "std"]
 
 
 def _method(name: str):
@@ -31,13 +32,14 @@ def _method(name: str):
 (add, sub, mul, div, pow, neg, reciprocal, exp, log, tanh, sigmoid, relu, sqrt, abs, sin, cos, clamp, clip,
  maximum, minimum, max, min, sum, mean, matmul, mm, mv, dot, reshape, flatten, t, transpose, permute, unsqueeze,
  squeeze, softmax, log_softmax, argmax, argmin, square, numel, allclose, equal, eq, ne, lt, le, gt, ge, sign,
- isnan, clone, detach) = (
+ isnan, clone, detach, round, floor, ceil, log1p, expm1, norm, prod, cumsum, masked_fill, var, std) = (
     _method(n) for n in ("add", "sub", "mul", "div", "pow", "neg", "reciprocal", "exp", "log", "tanh", "sigmoid",
                          "relu", "sqrt", "abs", "sin", "cos", "clamp", "clip", "maximum", "minimum", "max", "min",
                          "sum", "mean", "matmul", "mm", "mv", "dot", "reshape", "flatten", "t", "transpose",
                          "permute", "unsqueeze", "squeeze", "softmax", "log_softmax", "argmax", "argmin", "square",
                          "numel", "allclose", "equal", "eq", "ne", "lt", "le", "gt", "ge", "sign", "isnan", "clone",
-                         "detach"))
+                         "detach", "round", "floor", "ceil", "log1p", "expm1", "norm", "prod", "cumsum",
+                         "masked_fill", "var", "std"))
 
 
 def rsub(input, other, alpha=1) -> Tensor:

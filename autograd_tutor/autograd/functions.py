@@ -9,6 +9,7 @@ operators that arrays and tensors share). Gradients may come back in the broadca
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 
@@ -1494,3 +1495,252 @@ class GatherBackward0(Function):
         out = np.zeros(ctx.self_sym_sizes, g.dtype)
         np.put_along_axis(out, ctx.index, g, ctx.dim)
         return out
+
+
+# ---------------------------------------------------------------- more reductions and elementwise ops
+# Their backward formulas work on arrays only: under create_graph=True they raise a clear NotImplementedError.
+
+def _reduced_dims(ctx):
+    """The dims a reduction node reduced, None for all (``save`` keeps no None)."""
+    return ctx.__dict__.get("dim")
+
+
+def _reduced(ctx, *arrays) -> list:
+    """Arrays shaped like a reduction's result (its value, its gradient), spread back over the input's shape."""
+    shape, dims, keepdim = ctx.self_sym_sizes, _reduced_dims(ctx), ctx.keepdim
+    if not keepdim and dims is not None:
+        arrays = [np.expand_dims(a, dims) for a in arrays]
+    return [np.broadcast_to(a, shape) for a in arrays]
+
+
+class LinalgVectorNormBackward0(Function):
+    """z = ||x||_p = (sum |x_i|^p)^(1/p);  dz/dx_i = x_i |x_i|^(p-2) / z^(p-1)  (x / z for p = 2, sign(x) for p = 1)."""
+    saved_names = ("self", "result")
+    saves_result = True
+
+    @staticmethod
+    def forward(ctx, x, ord, dim, keepdim):
+        d = _float(x)
+        ctx.save(self=x, ord=ord, dim=dim, keepdim=keepdim, self_sym_sizes=d.shape)
+        a = np.abs(d)
+        if ord == 2:
+            return np.sqrt(np.add.reduce(a * a, axis=dim, keepdims=keepdim))
+        if ord == 1:
+            return np.add.reduce(a, axis=dim, keepdims=keepdim)
+        if ord == float("inf"):
+            return np.max(a, axis=dim, keepdims=keepdim)
+        return np.add.reduce(a ** ord, axis=dim, keepdims=keepdim) ** (1 / ord)
+
+    @staticmethod
+    def backward(ctx, g):
+        _needs_array_only(ctx, g, "a norm")
+        x, p = ctx._unpack("self", False), ctx.ord
+        z, g = _reduced(ctx, ctx._unpack("result", False), g)
+        if p == 1:
+            return np.sign(x) * g
+        if p == float("inf"):  # the largest |x_i| takes the gradient (shared among ties)
+            wins = np.abs(x) == z
+            return np.sign(x) * g * wins / wins.sum(axis=_reduced_dims(ctx), keepdims=True)
+        scale = np.where(z == 0, 0, g / np.where(z == 0, 1, z ** (p - 1)))  # 0 at a zero norm, as torch
+        return (x if p == 2 else x * np.abs(x) ** (p - 2)) * scale
+
+
+class ProdBackward0(Function):
+    """z = x_1 x_2 ... x_n;  dz/dx_i = the product of the others (computed without dividing, so zeros are fine)."""
+    saved_names = ("self", "result")
+    saves_result = True
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save(self=x)
+        d = x._data
+        return d.prod(dtype=np.int64 if d.dtype.kind in "biu" else None)
+
+    @staticmethod
+    def backward(ctx, g):
+        _needs_array_only(ctx, g, "a product")
+        x = ctx._unpack("self", False)
+        return g * _others_product(np.reshape(x, -1), 0).reshape(np.shape(x))
+
+
+def _others_product(x: np.ndarray, axis: int) -> np.ndarray:
+    """For each element, the product of the other elements along ``axis``: left and right running products."""
+    ones = np.ones_like(np.take(x, [0], axis=axis))
+    left = np.cumprod(np.concatenate([ones, np.take(x, range(x.shape[axis] - 1), axis=axis)], axis), axis=axis)
+    right = np.flip(np.cumprod(np.concatenate([ones, np.flip(np.take(x, range(1, x.shape[axis]), axis=axis), axis)],
+                                              axis), axis=axis), axis)
+    return left * right
+
+
+class ProdBackward1(Function):
+    """z = the product along ``dim``;  each x_i gets the product of the others in its slice."""
+    saved_names = ("self", "result")
+    saves_result = True
+
+    @staticmethod
+    def forward(ctx, x, dim, keepdim=False):
+        d = x._data
+        ctx.save(self=x, dim=dim, keepdim=keepdim, self_sym_sizes=d.shape)
+        return d.prod(axis=dim, keepdims=keepdim, dtype=np.int64 if d.dtype.kind in "biu" else None)
+
+    @staticmethod
+    def backward(ctx, g):
+        _needs_array_only(ctx, g, "a product")
+        x = ctx._unpack("self", False)
+        if np.ndim(x) == 0:
+            return g
+        (g,) = _reduced(ctx, g)
+        return g * _others_product(x, ctx.dim)
+
+
+class CumsumBackward0(Function):
+    """z_i = x_1 + ... + x_i along ``dim``;  dx_i = g_i + ... + g_n (the cumulative sum from the end)."""
+
+    @staticmethod
+    def forward(ctx, x, dim):
+        ctx.save(dim=dim)
+        d = x._data
+        return d.cumsum(axis=dim, dtype=np.int64 if d.dtype.kind in "biu" else None) if d.ndim else d.copy()
+
+    @staticmethod
+    def backward(ctx, g):
+        _needs_array_only(ctx, g, "a cumulative sum")
+        if not np.ndim(g):
+            return g
+        return np.flip(np.flip(g, ctx.dim).cumsum(axis=ctx.dim), ctx.dim)
+
+
+class MaskedFillBackward0(Function):
+    """z = value where mask, else x;  dx = g where the mask is False, 0 where it is True."""
+
+    @staticmethod
+    def forward(ctx, x, mask, value):
+        if mask.dtype != np.bool_:
+            raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype "
+                               f"{_CPP_NAMES.get(mask.dtype.name, mask.dtype.name)}")
+        ctx.save(mask=mask)
+        d = x._data
+        return np.where(mask, np.asarray(value, d.dtype), d)
+
+    @staticmethod
+    def backward(ctx, g):
+        _needs_array_only(ctx, g, "masked_fill")
+        return _where(~np.broadcast_to(ctx.mask, g.shape), g)
+
+
+class _StepFunction(Function):
+    """Rounding: z is flat between the jumps, so dz/dx = 0."""
+    rounding = None
+
+    @classmethod
+    def forward(cls, ctx, x):
+        return cls.rounding(x._data)
+
+    @staticmethod
+    def backward(ctx, g):
+        return _zeros(g)
+
+
+class RoundBackward0(_StepFunction):
+    """z = round(x), halves to even;  dz/dx = 0."""
+    rounding = staticmethod(np.round)
+
+
+class FloorBackward0(_StepFunction):
+    """z = floor(x);  dz/dx = 0."""
+    rounding = staticmethod(np.floor)
+
+
+class CeilBackward0(_StepFunction):
+    """z = ceil(x);  dz/dx = 0."""
+    rounding = staticmethod(np.ceil)
+
+
+class Log1PBackward0(Function):
+    """z = log(1 + x);  dz/dx = 1 / (1 + x)."""
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save(self=x)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return _rounded(np.log1p, _float(x))
+
+    @staticmethod
+    def backward(ctx, g):
+        _needs_array_only(ctx, g, "log1p")
+        return g / (ctx._unpack("self", False) + 1)
+
+
+class Expm1Backward0(Function):
+    """z = exp(x) - 1;  dz/dx = exp(x) = z + 1."""
+    saves_result = True
+
+    @staticmethod
+    def forward(ctx, x):
+        with np.errstate(over="ignore"):
+            return _rounded(np.expm1, _float(x))
+
+    @staticmethod
+    def backward(ctx, g):
+        _needs_array_only(ctx, g, "expm1")
+        return g * (ctx._unpack("result", False) + 1)
+
+
+class VarBackward0(Function):
+    """z = sum((x - mean)^2) / (n - correction);  dz/dx_i = 2 (x_i - mean) / (n - correction)."""
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x, dim, correction, keepdim):
+        return _variance(ctx, x, dim, correction, keepdim, "var")
+
+    @staticmethod
+    def backward(ctx, g):
+        _needs_array_only(ctx, g, "var")
+        x = ctx._unpack("self", False)
+        dims = _reduced_dims(ctx)
+        n = _count(x, dims)
+        (g,) = _reduced(ctx, g)
+        centred = x - x.mean(axis=dims, keepdims=True)
+        return g * centred * (2 / (n - ctx.correction))
+
+
+class StdBackward0(VarBackward0):
+    """z = sqrt(var(x));  dz/dx_i = (x_i - mean) / ((n - correction) z)."""
+    saves_result = True
+
+    @staticmethod
+    def forward(ctx, x, dim, correction, keepdim):
+        with np.errstate(invalid="ignore"):
+            return np.sqrt(_variance(ctx, x, dim, correction, keepdim, "std"))
+
+    @staticmethod
+    def backward(ctx, g):
+        _needs_array_only(ctx, g, "std")
+        x = ctx._unpack("self", False)
+        dims = _reduced_dims(ctx)
+        n = _count(x, dims)
+        z, g = _reduced(ctx, ctx._unpack("result", False), g)
+        centred = x - x.mean(axis=dims, keepdims=True)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return g * centred / ((n - ctx.correction) * z)
+
+
+def _variance(ctx, x, dim, correction: int, keepdim: bool, name: str) -> np.ndarray:
+    """The variance along ``dim`` divided by n - correction; torch's warning when that is not positive."""
+    d = _float(x)
+    ctx.save(self=x, dim=dim, correction=correction, keepdim=keepdim, self_sym_sizes=d.shape)
+    if _count(d, dim) - correction <= 0:
+        warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the reduction "
+                      "factor (input numel divided by output numel). (Triggered internally at "
+                      "/__w/pytorch/pytorch/aten/src/ATen/native/ReduceOps.cpp:1861.)", UserWarning, stacklevel=6)
+    centred = d - d.mean(axis=dim, keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):  # n <= correction: inf or nan, as torch
+        return np.add.reduce(centred * centred, axis=dim, keepdims=keepdim) / d.dtype.type(_count(d, dim) - correction)
+
+
+def _count(x, dims) -> int:
+    """How many elements each reduction over ``dims`` combines."""
+    shape = np.shape(x)
+    return int(np.prod([shape[i] for i in dims])) if dims is not None else int(np.size(x))

@@ -679,6 +679,60 @@ class Tensor:
     def sign(self):
         return F.SignBackward0.apply(self)
 
+    def round(self):
+        return F.RoundBackward0.apply(self)
+
+    def floor(self):
+        return F.FloorBackward0.apply(self)
+
+    def ceil(self):
+        return F.CeilBackward0.apply(self)
+
+    def log1p(self):
+        return F.Log1PBackward0.apply(self)
+
+    def expm1(self):
+        return F.Expm1Backward0.apply(self)
+
+    def norm(self, p="fro", dim=None, keepdim=False):
+        """The vector p-norm of all elements (or along ``dim``): p = 2 (also "fro"), 1, inf, or any p > 0."""
+        order = 2 if p in ("fro", None) else float(p)
+        dims = None if dim is None else self._dims(dim)
+        return F.LinalgVectorNormBackward0.apply(self, ord=order, dim=dims, keepdim=keepdim)
+
+    def prod(self, dim=None, keepdim=False):
+        if dim is None:
+            return F.ProdBackward0.apply(self)
+        (d,) = self._dims(dim) or (None,)
+        return F.ProdBackward1.apply(self, dim=d, keepdim=keepdim)
+
+    def cumsum(self, dim):
+        d = _dim(dim, self.ndim)
+        return F.CumsumBackward0.apply(self, dim=d if self.ndim else None)
+
+    def masked_fill(self, mask, value):
+        """``value`` where ``mask`` is True, the tensor's own values elsewhere."""
+        if isinstance(value, Tensor):
+            value = value.item()
+        mask = mask._data if isinstance(mask, Tensor) else np.asarray(mask)
+        _broadcast_shape(self._data.shape, mask.shape)
+        return F.MaskedFillBackward0.apply(self, mask=mask, value=value)
+
+    def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+        return self._spread_stat(F.VarBackward0, dim, unbiased, keepdim, correction)
+
+    def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+        return self._spread_stat(F.StdBackward0, dim, unbiased, keepdim, correction)
+
+    def _spread_stat(self, fn, dim, unbiased, keepdim, correction):
+        """var/std: ``x.var(1)``, ``x.var(unbiased=False)``, ``x.var(dim=0, correction=0)`` as torch reads them."""
+        if isinstance(dim, bool):  # the old x.var(False) means unbiased=False
+            dim, unbiased = None, dim
+        if correction is None:
+            correction = 0 if unbiased is False else 1
+        dims = None if dim is None else self._dims(dim)
+        return fn.apply(self, dim=dims, correction=correction, keepdim=keepdim)
+
     # ------------------------------------------------------------ elementwise math
     def exp(self):
         return F.ExpBackward0.apply(self)

@@ -5,6 +5,25 @@ import pytest
 torch = pytest.importorskip("torch")
 
 CASES = {
+    "norm-prod-cumsum-masked-fill-rounding-log1p-expm1-var-std": """
+        torch.manual_seed(0)
+        data = [[1., -2., 3.], [0.5, 4., -1.]]
+        exprs = ["x.norm()", "x.norm(dim=1)", "torch.norm(x)", "x.norm(p=1)", "x.norm(2, 1)", "x.norm(dim=1, keepdim=True)", "x.norm(p=float('inf'))",
+                 "x.norm(p=3)", "x.prod()", "x.prod(1)", "x.prod(0, keepdim=True)", "torch.prod(x)", "x.cumsum(1)", "x.cumsum(dim=0)", "torch.cumsum(x, dim=1)",
+                 "x.masked_fill(x > 0, 0.)", "x.masked_fill(torch.tensor([True, False, True]), -1.)", "x.round()", "x.floor()", "x.ceil()", "(x * 1.5).round()",
+                 "x.abs().log1p()", "x.expm1()", "x.var()", "x.std()", "x.var(1)", "x.std(0)", "x.var(unbiased=False)", "x.var(dim=1, correction=0)",
+                 "x.std(1, keepdim=True)", "torch.var(x)", "torch.std(x, dim=1)", "z.prod()", "z.norm()", "s.cumsum(0)", "s.prod()", "s.norm()"]
+        for e in exprs:
+            x = torch.tensor(data, requires_grad=True)
+            z = torch.tensor([0., 2., 3.], requires_grad=True)
+            s = torch.tensor(2., requires_grad=True)
+            r = eval(e)
+            r.sum().backward()
+            print(e, r, x.grad, z.grad, s.grad)
+        with expect(): torch.tensor([1., 2.]).masked_fill(torch.tensor([1., 0.]), 0.)
+        w = torch.tensor([2.], requires_grad=True)
+        v = w.std(); v.backward(); print(v, w.grad)
+    """,
     "custom-autograd-function": """
         class MyExp(torch.autograd.Function):
             @staticmethod
