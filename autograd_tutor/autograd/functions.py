@@ -137,6 +137,8 @@ class AddBackward0(Function):
     @staticmethod
     def forward(ctx, a, b, alpha=1):
         ctx.alpha = alpha
+        if alpha != 1:
+            _check_alpha(a, b, alpha)
         da, db = _promote(a, b)
         return da + db if alpha == 1 else da + db * alpha
 
@@ -145,11 +147,29 @@ class AddBackward0(Function):
         return g, (g if ctx.alpha == 1 else g * ctx.alpha)
 
 
+def _check_subtraction(a, b, alpha=1) -> None:
+    """torch's refusals: subtracting bool tensors, and a float alpha with integer tensors."""
+    bools = (a._data.dtype == np.bool_) + (b._data.dtype == np.bool_)
+    if bools == 2:
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
+                           "`logical_xor()` operator instead.")
+    if bools:
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying "
+                           "to invert a mask, use the `~` or `logical_not()` operator instead.")
+    _check_alpha(a, b, alpha)
+
+
+def _check_alpha(a, b, alpha) -> None:
+    if isinstance(alpha, float) and a._data.dtype.kind in "iu" and b._data.dtype.kind in "iu":
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+
+
 class SubBackward0(Function):
     """z = a - alpha * b (alpha = 1 for ``a - b``);  dz/da = 1,  dz/db = -alpha."""
 
     @staticmethod
     def forward(ctx, a, b, alpha=1):
+        _check_subtraction(a, b, alpha)
         ctx.alpha = alpha
         da, db = _promote(a, b)
         return da - db if alpha == 1 else da - db * alpha
@@ -164,6 +184,7 @@ class RsubBackward0(Function):
 
     @staticmethod
     def forward(ctx, x, b, alpha=1):
+        _check_subtraction(x, b, alpha)
         ctx.alpha = alpha
         da, db = _promote(x, b)
         return db - da if alpha == 1 else db - da * alpha
@@ -178,8 +199,9 @@ class RsubBackward1(Function):
 
     @staticmethod
     def forward(ctx, x, other, alpha=1):
-        ctx.alpha = alpha
         from .tensor import _wrap
+        _check_subtraction(x, _wrap(other), alpha)
+        ctx.alpha = alpha
         da, db = _promote(x, _wrap(other))
         return db - da if alpha == 1 else db - da * alpha
 
@@ -238,6 +260,9 @@ class NegBackward0(Function):
 
     @staticmethod
     def forward(ctx, x):
+        if x._data.dtype == np.bool_:
+            raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
+                               "invert a mask, use the `~` or `logical_not()` operator instead.")
         return -x._data
 
     @staticmethod
@@ -287,7 +312,7 @@ class PowBackward0(Function):
         d = x._data
         if isinstance(exponent, float) and d.dtype.kind != "f":
             d = d.astype(np.float32)
-        if d.dtype.kind in "iu" and exponent < 0:
+        if d.dtype.kind in "iub" and exponent < 0:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         return _quiet_pow(d, exponent)
 
@@ -1268,7 +1293,7 @@ class SoftmaxBackward0(Function):
     def forward(ctx, x, dim):
         ctx.save(dim=dim)
         d = _float(x)
-        e = _rounded(np.exp, d - d.max(axis=dim, keepdims=True))
+        e = _rounded(np.exp, d - d.max(axis=dim, keepdims=True, initial=-np.inf))
         return e / e.sum(axis=dim, keepdims=True)
 
     @staticmethod
@@ -1287,8 +1312,9 @@ class LogSoftmaxBackward0(Function):
     def forward(ctx, x, dim):
         ctx.save(dim=dim)
         d = _float(x)
-        shifted = d - d.max(axis=dim, keepdims=True)
-        return shifted - _rounded(np.log, _rounded(np.exp, shifted).sum(axis=dim, keepdims=True))
+        shifted = d - d.max(axis=dim, keepdims=True, initial=-np.inf)  # (initial: an empty dim has no max)
+        with np.errstate(divide="ignore"):  # an empty dim sums to 0, whose log is -inf: nothing is subtracted
+            return shifted - _rounded(np.log, _rounded(np.exp, shifted).sum(axis=dim, keepdims=True))
 
     @staticmethod
     def backward(ctx, g):

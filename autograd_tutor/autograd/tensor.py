@@ -427,7 +427,8 @@ class Tensor:
 
     def __bool__(self) -> bool:
         if self._data.size != 1:
-            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+            values = "more than one value" if self._data.size else "no values"
+            raise RuntimeError(f"Boolean value of Tensor with {values} is ambiguous")
         return bool(self._data)
 
     def _scalar(self, kind):
@@ -667,14 +668,24 @@ class Tensor:
         return Tensor._make(np.isnan(self._data))
 
     def argmax(self, dim=None, keepdim=False):
-        if dim is None:
-            return Tensor._make(np.array(np.argmax(self._data), dtype=np.int64))
-        return Tensor._make(np.argmax(self._data, axis=_dim(dim, self.ndim), keepdims=keepdim).astype(np.int64))
+        return self._arg(np.argmax, "argmax", dim, keepdim)
 
     def argmin(self, dim=None, keepdim=False):
+        return self._arg(np.argmin, "argmin", dim, keepdim)
+
+    def _arg(self, find, name: str, dim, keepdim: bool) -> "Tensor":
+        """The index of the largest (smallest) element, or along ``dim``, with torch's errors."""
+        d = self._data
+        if d.dtype == np.bool_:
+            raise RuntimeError(f"{name}(): does not support bool input")
         if dim is None:
-            return Tensor._make(np.array(np.argmin(self._data), dtype=np.int64))
-        return Tensor._make(np.argmin(self._data, axis=_dim(dim, self.ndim), keepdims=keepdim).astype(np.int64))
+            if not d.size:
+                raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
+            return Tensor._make(np.array(find(d), dtype=np.int64))
+        axis = _dim(dim, self.ndim)
+        if d.ndim and not d.shape[axis]:
+            raise IndexError(f"{name}(): Expected reduction dim {axis} to have non-zero size.")
+        return Tensor._make(np.asarray(find(d, axis=axis, keepdims=keepdim) if d.ndim else 0, np.int64))
 
     def sign(self):
         return F.SignBackward0.apply(self)
@@ -877,6 +888,8 @@ class Tensor:
         return F.MmBackward0.apply(self, other)
 
     def mv(self, vec):
+        if self.ndim != 2 or vec.ndim != 1:
+            raise RuntimeError(f"vector + matrix @ vector expected, got 1, {self.ndim}, {vec.ndim}")
         return F.MvBackward0.apply(self, vec)
 
     def dot(self, other):

@@ -5,6 +5,22 @@ torch = pytest.importorskip("torch")
 
 # One statement per line; each runs under expect(), so the transcript lists every type and message.
 STATEMENTS = """
+torch.ones(0).softmax(0)
+torch.ones(2, 0, requires_grad=True).log_softmax(1)
+torch.ones(0).argmax()
+torch.ones(2, 0).argmax(1)
+torch.tensor([True, False]).argmax()
+torch.tensor(3.).argmax(0)
+bool(torch.ones(0))
+torch.tensor([True]) ** -1
+torch.tensor([1, 2]) - torch.tensor([True, False])
+torch.tensor([True]) - torch.tensor([False])
+1 - torch.tensor([True])
+-torch.tensor([True])
+torch.tensor([1, 2]).sub(torch.tensor([1, 1]), alpha=0.5)
+torch.tensor([1, 2]).add(torch.tensor([1, 1]), alpha=0.5)
+torch.ones(2, 3).mv(torch.ones(3, 4))
+torch.ones(3).mv(torch.ones(3))
 torch.ones(2, 3) @ torch.ones(3, 4, dtype=torch.float64)
 torch.ones(2, 3, dtype=torch.int64) @ torch.ones(3, 4)
 torch.ones(3, dtype=torch.float64) @ torch.ones(3, 2)
