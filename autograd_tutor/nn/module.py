@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections import OrderedDict, namedtuple
 
 from ..autograd.grad_mode import no_grad
+from ..autograd.hooks import add_hook
 from ..autograd.tensor import Tensor
 from .parameter import Parameter
 
@@ -76,7 +77,26 @@ class Module:
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
 
     def __call__(self, *args, **kwargs):
-        return self.forward(*args, **kwargs)
+        """``forward``, between the forward pre-hooks (which may replace the arguments) and the forward hooks
+        (which may replace the output)."""
+        for hook in tuple(self.__dict__.get("_forward_pre_hooks", {}).values()):
+            result = hook(self, args)
+            if result is not None:
+                args = result if isinstance(result, tuple) else (result,)
+        out = self.forward(*args, **kwargs)
+        for hook in tuple(self.__dict__.get("_forward_hooks", {}).values()):
+            result = hook(self, args, out)
+            if result is not None:
+                out = result
+        return out
+
+    def register_forward_pre_hook(self, hook):
+        """Call ``hook(module, args)`` before each forward; a returned tuple (or single value) replaces ``args``."""
+        return add_hook(self.__dict__.setdefault("_forward_pre_hooks", {}), hook)
+
+    def register_forward_hook(self, hook):
+        """Call ``hook(module, args, output)`` after each forward; a returned value replaces the output."""
+        return add_hook(self.__dict__.setdefault("_forward_hooks", {}), hook)
 
     # ------------------------------------------------------------ registration
     def register_parameter(self, name: str, param: Parameter | None) -> None:

@@ -5,6 +5,32 @@ import pytest
 torch = pytest.importorskip("torch")
 
 CASES = {
+    "module-forward-hooks": """
+        lin = torch.nn.Linear(1, 1)
+        with torch.no_grad():
+            lin.weight.fill_(2.0)
+            lin.bias.fill_(0.0)
+        h = lin.register_forward_hook(lambda m, i, o: print("fwd", type(m).__name__, i, o))
+        p = lin.register_forward_pre_hook(lambda m, i: print("pre", i))
+        print(lin(torch.ones(1, 1)))
+        h.remove()
+        p.remove()
+        print(lin(torch.ones(1, 1)))
+        h = lin.register_forward_hook(lambda m, i, o: o * 10)
+        print(lin(torch.ones(1, 1)))
+        h.remove()
+        p = lin.register_forward_pre_hook(lambda m, i: (i[0] * 3,))
+        print(lin(torch.ones(1, 1)))
+        p.remove()
+        p = lin.register_forward_pre_hook(lambda m, i: i[0] * 3)
+        print(lin(torch.ones(1, 1)))
+        net = torch.nn.Sequential(torch.nn.Linear(1, 1), torch.nn.Tanh())
+        shapes = []
+        for m in net:
+            m.register_forward_hook(lambda m, i, o: shapes.append((type(m).__name__, tuple(o.shape))))
+        net(torch.ones(4, 1))
+        print(shapes)
+    """,
     "norm-prod-cumsum-masked-fill-rounding-log1p-expm1-var-std": """
         torch.manual_seed(0)
         data = [[1., -2., 3.], [0.5, 4., -1.]]
