@@ -64,6 +64,7 @@ class FunctionCtx:
 class _CustomNode(FunctionCtx, _Node):
     """The engine node of a user Function: forward and backward call the user's static methods."""
     user: type = None  # the user's Function subclass
+    printed_module = "torch.autograd.function"
 
     def __repr__(self) -> str:
         return f"<torch.autograd.function.{type(self).__name__} object at {id(self):#x}>"

@@ -52,6 +52,12 @@ class Node:
 
     next_functions: tuple = ()
     _hooked = False  # set once the node has hooks or a retained grad: the engine's fast path checks only this
+    #: where ``type(node)`` says the class lives: torch's node classes print as ``<class 'MulBackward0'>``
+    printed_module = "builtins"
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.__module__ = cls.printed_module
 
     def name(self) -> str:
         return type(self).__name__

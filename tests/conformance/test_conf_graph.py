@@ -5,6 +5,19 @@ import pytest
 torch = pytest.importorskip("torch")
 
 CASES = {
+    "type-of-a-node-prints-as-in-torch": """
+        x = torch.tensor(2., requires_grad=True)
+        y = x * x
+        print(type(y.grad_fn), type(y.grad_fn.next_functions[0][0]), type((x + 1).grad_fn), type(x.sum().grad_fn))
+        class Twice(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2
+            @staticmethod
+            def backward(ctx, g):
+                return g * 2
+        print(type(Twice.apply(x).grad_fn))
+    """,
     "module-forward-hooks": """
         lin = torch.nn.Linear(1, 1)
         with torch.no_grad():
