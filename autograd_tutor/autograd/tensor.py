@@ -167,7 +167,7 @@ class Tensor:
 
     # Defaults shared by all tensors; an instance stores a value only when it differs.
     _requires_grad = False
-    grad_fn = None
+    _grad_fn = None
     _grad = None
     _retains_grad = False
     _base = None
@@ -187,7 +187,7 @@ class Tensor:
         if requires_grad:
             t._requires_grad = True
         if grad_fn is not None:
-            t.grad_fn = grad_fn
+            t._grad_fn = grad_fn
         if grad_mode._inference[0]:
             t._inference = True
         return t
@@ -206,7 +206,7 @@ class Tensor:
 
     def _edge(self) -> tuple:
         """This tensor's entry in a consumer's ``next_functions``."""
-        fn = self.grad_fn
+        fn = self._grad_fn
         if fn is not None:
             return (fn, 0)
         if self._requires_grad:
@@ -247,8 +247,21 @@ class Tensor:
         return self
 
     @property
+    def grad_fn(self):
+        """The node that made this tensor (None for a leaf); read-only, as in torch."""
+        return self._grad_fn
+
+    @grad_fn.setter
+    def grad_fn(self, value) -> None:
+        raise AttributeError("attribute 'grad_fn' of 'torch._C.TensorBase' objects is not writable")
+
+    @property
     def is_leaf(self) -> bool:
-        return self.grad_fn is None
+        return self._grad_fn is None
+
+    @is_leaf.setter
+    def is_leaf(self, value) -> None:
+        raise AttributeError("attribute 'is_leaf' of 'torch._C.TensorBase' objects is not writable")
 
     @property
     def grad(self):
@@ -329,7 +342,7 @@ class Tensor:
                 "for training, and gradient_as_bucket_view is set as True, gradients are views of DDP buckets, and "
                 "hence detach_() cannot be called on these gradients. To fix this error, please refer to the "
                 "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
-        self.grad_fn = None
+        self._grad_fn = None
         self._requires_grad = False
         return self
 
@@ -1091,7 +1104,7 @@ class Tensor:
         self._vbox[0] += 1
         if result.grad_fn is not None:
             retained = self._retains_grad
-            self.grad_fn = result.grad_fn
+            self._grad_fn = result.grad_fn
             self._requires_grad = True
             if retained:
                 self.grad_fn._retain_grad_of(self)

@@ -5,6 +5,16 @@ import pytest
 torch = pytest.importorskip("torch")
 
 CASES = {
+    "grad-fn-and-is-leaf-are-read-only": """
+        x = torch.tensor(2., requires_grad=True)
+        y = x * 2
+        with expect(): y.grad_fn = None
+        with expect(): x.grad_fn = y.grad_fn
+        with expect(): y.is_leaf = True
+        print(y.grad_fn.name(), y.is_leaf, x.is_leaf, x.grad_fn)
+        x.detach_()
+        print(x.is_leaf, x.grad_fn, x.requires_grad)
+    """,
     "type-of-a-node-prints-as-in-torch": """
         x = torch.tensor(2., requires_grad=True)
         y = x * x
