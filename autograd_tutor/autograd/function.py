@@ -102,6 +102,12 @@ class AccumulateGrad(Node):
     def name(self) -> str:
         return "torch::autograd::AccumulateGrad"
 
+    def __call__(self, grad) -> tuple:
+        """Add ``grad`` into the leaf's ``.grad``, as the engine does (torch's AccumulateGrad is callable too)."""
+        from .engine import _add_to_grad
+        _add_to_grad(self.variable, grad._data, False, self, False)
+        return ()
+
 
 class SavedTensor:
     """One tensor a node saved for backward, checked against in-place changes when it is used.
@@ -323,6 +329,20 @@ class Function(Node):
         # one comprehension (the hot path): most gradients already have their input's (shape, dtype) ``m``
         return [None if g is None or not needed else g if g.shape == m[0] and g.dtype == m[1] else _fit(g, *m)
                 for g, m, needed in zip(grads, self._meta, self.needs_input_grad)]
+
+    def __call__(self, *grad_outputs):
+        """Run this node's backward by hand: ``y.grad_fn(torch.tensor(1.))`` gives the gradients of its inputs
+        (one tensor for a one-input node), recorded when grad mode is on and they depend on tensors needing grad.
+
+        >>> import autograd_tutor as torch
+        >>> x, w = torch.tensor(2., requires_grad=True), torch.tensor(3., requires_grad=True)
+        >>> (x * w).grad_fn(torch.tensor(1.))
+        (tensor(3., grad_fn=<MulBackward0>), tensor(2., grad_fn=<MulBackward0>))
+        """
+        if len(grad_outputs) != 1:
+            raise TypeError(f"expected 1 arguments, got {len(grad_outputs)} instead")
+        grads = self._run(grad_outputs[0], True)
+        return grads[0] if len(grads) == 1 else tuple(grads)
 
     def _as_input_tensors(self, grads: tuple) -> list:
         """:meth:`_run` under create_graph: the gradients as Tensors, reshaped by recorded operations."""

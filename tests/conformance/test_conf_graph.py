@@ -5,6 +5,25 @@ import pytest
 torch = pytest.importorskip("torch")
 
 CASES = {
+    "a-node-called-by-hand": """
+        x = torch.tensor(2., requires_grad=True); w = torch.tensor(3., requires_grad=True)
+        y = x * w
+        print(y.grad_fn(torch.tensor(1.)))
+        print((x * 2).grad_fn(torch.tensor(1.)))
+        print((x + w).grad_fn(torch.tensor(1.)))
+        print((x.exp()).grad_fn(torch.tensor(1.)))
+        print((x ** 2).grad_fn(torch.tensor(5.)))
+        with torch.no_grad(): print(y.grad_fn(torch.tensor(1.)))
+        with expect(): y.grad_fn(torch.tensor(1.), torch.tensor(2.))
+        with expect(): y.grad_fn()
+        acc = y.grad_fn.next_functions[0][0]
+        print(acc(torch.tensor(1.)), x.grad)
+        print(acc(torch.tensor(2.)), x.grad)
+        z = x * w; z.backward()
+        with expect(): z.grad_fn(torch.tensor(1.))
+        v = torch.tensor([1., 2.], requires_grad=True)
+        print((v.sum()).grad_fn(torch.tensor(1.)), (v * v).grad_fn(torch.ones(2)))
+    """,
     "grad-fn-and-is-leaf-are-read-only": """
         x = torch.tensor(2., requires_grad=True)
         y = x * 2
