@@ -35,10 +35,10 @@ class FunctionCtx:
 
     def save_for_backward(self, *tensors) -> None:
         """Keep tensors (or None) for backward; read them back with ``ctx.saved_tensors``."""
-        for t in tensors:
+        for i, t in enumerate(tensors):
             if t is not None and not isinstance(t, Tensor):
-                raise TypeError(f"save_for_backward can only save variables, but argument {tensors.index(t)} is "
-                                f"of type {type(t).__name__}")
+                raise TypeError(f"save_for_backward can only save variables, but argument {i} is of type "
+                                f"{type(t).__name__}")
         self._to_save = tensors
 
     def mark_non_differentiable(self, *outputs) -> None:

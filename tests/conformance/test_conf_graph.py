@@ -46,6 +46,15 @@ CASES = {
             def backward(ctx, g):
                 return g * 2
         print(type(Twice.apply(x).grad_fn))
+        class KeepsANumber(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(x, 5)
+                return x * 2
+            @staticmethod
+            def backward(ctx, g):
+                return g
+        with expect(): KeepsANumber.apply(torch.ones(2, requires_grad=True))
     """,
     "module-forward-hooks": """
         lin = torch.nn.Linear(1, 1)
