@@ -538,7 +538,17 @@ class ClampBackward1(Function):
     @staticmethod
     def forward(ctx, x, min=None, max=None):
         ctx.save(self=x, min=min, max=max)
-        return np.clip(x._data, min, max).astype(x._data.dtype, copy=False)
+        d = x._data
+        bounds = [b for b in (min, max) if b is not None]
+        if d.dtype.kind in "biu":  # an integer tensor with float bounds gives floats, as torch promotes
+            dt = d.dtype
+            for b in bounds:
+                dt = result_type((dt, _rank(x)), (np.asarray(b).dtype, 0))
+            if dt == np.bool_:
+                kernel = "clamp" if len(bounds) == 2 else "clamp_min" if min is not None else "clamp_max"
+                raise NotImplementedError(f'"{kernel}_scalar_cpu" not implemented for \'Bool\'')
+            d = d.astype(dt)
+        return np.clip(d, min, max).astype(d.dtype, copy=False)
 
     @staticmethod
     def backward(ctx, g):

@@ -5,6 +5,12 @@ torch = pytest.importorskip("torch")
 
 # One statement per line; each runs under expect(), so the transcript lists every type and message.
 STATEMENTS = """
+torch.tensor([1, 2, 3]).clamp(0, 2.5)
+torch.tensor([1, 2, 3]).clamp(max=1.5)
+torch.tensor([True, False]).clamp(min=-0.5)
+torch.tensor([True]).clamp(min=0)
+torch.tensor([True]).clamp(min=True)
+torch.tensor([True]).clamp(False, True)
 torch.ones(0).softmax(0)
 torch.ones(2, 0, requires_grad=True).log_softmax(1)
 torch.ones(0).argmax()
