@@ -99,9 +99,6 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     tensor(5.)
     """
     roots = _as_list(tensors)
-    if create_graph and not _warned_create_graph:  # torch warns once per process, from inside the library
-        _warned_create_graph.append(True)
-        warnings.warn(CREATE_GRAPH_WARNING, UserWarning)
     grads = grad_tensors if grad_tensors is not None else grad_variables
     only = None
     if inputs is not None:
@@ -110,6 +107,9 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
             raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     with np.errstate(all="ignore"):  # inf and nan (0 / 0 in an untaken torch.where branch) arise without warnings
         _run(roots, grads, retain_graph, create_graph, only, capture=False)
+    if create_graph and not _warned_create_graph:  # torch warns once per process, after the pass
+        _warned_create_graph.append(True)
+        warnings.warn(CREATE_GRAPH_WARNING, UserWarning, stacklevel=2)
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,

@@ -221,7 +221,7 @@ class Function(Node):
         else:
             a = inputs[0]
             needs = tuple([t._requires_grad for t in inputs])
-        if not (grad_mode._grad_enabled[0] and True in needs):
+        if not (grad_mode._grad_enabled[0] and True in needs) or grad_mode._inference[0]:
             data = cls.forward(_NULL_CTX, a, b) if n == 2 and not params else cls.forward(_NULL_CTX, *inputs, **params)
             out = Tensor._make(data, False, None, a._vbox if cls.is_view else None)
             if cls.is_view:

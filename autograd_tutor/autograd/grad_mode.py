@@ -37,6 +37,10 @@ def is_inference_mode_enabled() -> bool:
 class _GradModeContext:
     """A context manager that is also a decorator: ``with no_grad():`` or ``@no_grad()`` (or ``@no_grad``)."""
 
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.__module__ = "torch.autograd.grad_mode"  # printed as torch prints them
+
     def __new__(cls, *args, **kwargs):
         # ``@no_grad`` without parentheses passes the function itself.
         if cls._allows_bare_decorator and len(args) == 1 and not kwargs and callable(args[0]):

@@ -5,6 +5,15 @@ import pytest
 torch = pytest.importorskip("torch")
 
 CASES = {
+    "enable-grad-inside-inference-mode-records-nothing": """
+        with torch.no_grad():
+            with torch.inference_mode():
+                with torch.enable_grad():
+                    x = torch.tensor(1.0, requires_grad=True)
+                    y = x * 2
+                    print(torch.is_grad_enabled(), torch.is_inference_mode_enabled(), y.requires_grad, y.grad_fn)
+        print(type(torch.no_grad()), type(torch.inference_mode()))
+    """,
     "a-mode-decorating-a-generator-holds-while-it-runs": """
         @torch.no_grad()
         def gen(x):
