@@ -1184,6 +1184,19 @@ def _index_array(k) -> np.ndarray:
     return arr.astype(np.int64) if arr.dtype.kind == "f" else arr  # x[[1.7]] is x[[1]], as in torch
 
 
+def _refuse_0_dim_index(key: tuple) -> None:
+    """torch's IndexError for indexing a 0-dim tensor with something that needs a dimension."""
+    only = key[0] if len(key) == 1 else None
+    if isinstance(only, slice):
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    if isinstance(only, numbers.Integral) and only != 0:
+        raise IndexError(f"index {only} is out of bounds for dimension 0 with size 0")
+    if isinstance(only, numbers.Integral):
+        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in "
+                         "C++ to convert a 0-dim tensor to a number")
+    raise IndexError("too many indices for tensor of dimension 0")
+
+
 def _index(t: Tensor, key: tuple, single_slice: bool = False) -> Tensor:
     """``t[key]`` recorded as torch records it, in two steps.
 
@@ -1193,11 +1206,8 @@ def _index(t: Tensor, key: tuple, single_slice: bool = False) -> Tensor:
     2. Lists, index tensors and masks, all together: one IndexBackward0 on the result of step 1, which saves
        them as ``_saved_indices`` (None for each dimension they leave alone).
     """
-    if t.ndim == 0 and any(k is not None and k is not Ellipsis and not _is_advanced(k) for k in key):
-        if any(isinstance(k, slice) for k in key):
-            raise IndexError("slice() cannot be applied to a 0-dim tensor.")
-        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in "
-                         "C++ to convert a 0-dim tensor to a number")
+    if t.ndim == 0 and any(k is not None and k is not Ellipsis and not isinstance(k, (bool, np.bool_)) for k in key):
+        _refuse_0_dim_index(key)
     arrays = {i: _index_array(k) for i, k in enumerate(key) if _is_advanced(k)}
     used = sum(a.ndim if a.dtype == bool else 1 for a in arrays.values()) + \
         sum(1 for i, k in enumerate(key) if i not in arrays and k is not None and k is not Ellipsis)

@@ -5,6 +5,15 @@ torch = pytest.importorskip("torch")
 
 # One statement per line; each runs under expect(), so the transcript lists every type and message.
 STATEMENTS = """
+torch.tensor(2.)[0]
+torch.tensor(2.)[0, 1]
+torch.tensor(2.)[..., 0]
+torch.tensor(2.)[-1]
+torch.tensor(2.)[5]
+torch.tensor(2.)[:, None]
+torch.tensor(2.)[::2]
+torch.tensor(2.)[None, 0]
+torch.tensor(2.)[[0]]
 torch.tensor([1, 2, 3]).clamp(0, 2.5)
 torch.tensor([1, 2, 3]).clamp(max=1.5)
 torch.tensor([True, False]).clamp(min=-0.5)
