@@ -50,6 +50,14 @@ TORCH_NAMES = {np_dtype: repr(d) for np_dtype, d in _BY_NUMPY.items()}
 LEGACY_NAMES = {"float16": "HalfTensor", "float32": "FloatTensor", "float64": "DoubleTensor",
                 "int8": "CharTensor", "int16": "ShortTensor", "int32": "IntTensor", "int64": "LongTensor",
                 "uint8": "ByteTensor", "bool": "BoolTensor"}
+#: torch's C++ type names, used in its kernels' messages ("... but got: float != double").
+CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
+             "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
+
+
+def kind_name(d) -> str:
+    """``Float``, ``Double``, ``Long``...: how torch's kernel messages name an array's dtype."""
+    return LEGACY_NAMES[d.dtype.name][:-len("Tensor")]
 
 
 def get_default_dtype() -> dtype:

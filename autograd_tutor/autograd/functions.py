@@ -13,7 +13,7 @@ import warnings
 
 import numpy as np
 
-from .dtypes import LEGACY_NAMES, result_type
+from .dtypes import CPP_NAMES, kind_name, result_type
 from .function import FREED_MESSAGE, Function, SavedTensor
 
 __all__: list = []  # used through Tensor methods and torch-level functions, not imported by name
@@ -700,10 +700,8 @@ class MeanBackward1(Function):
 
 
 def _mean_dtype_message(d) -> str:
-    from .dtypes import from_numpy_dtype
-    name = {"int64": "Long", "int32": "Int", "bool": "Bool"}.get(d.dtype.name, d.dtype.name)
     return ("mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. "
-            f"Got: {name}")
+            f"Got: {kind_name(d)}")
 
 
 class MaxBackward1(Function):
@@ -788,14 +786,6 @@ class MinBackward0(MaxBackward0):
 
 # ---------------------------------------------------------------- matrix products
 
-_CPP_NAMES = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int", "bool": "bool"}
-
-
-def _kind_name(d: np.ndarray) -> str:
-    """``Float``, ``Double``, ``Long``...: how torch's kernel messages name a dtype."""
-    return LEGACY_NAMES[d.dtype.name][:-len("Tensor")]
-
-
 def _mm_shapes_error(a, b) -> RuntimeError:
     (n, k), (k2, m) = a.shape, b.shape
     return RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
@@ -811,8 +801,8 @@ class MmBackward0(Function):
         if da.shape[1] != db.shape[0]:
             raise _mm_shapes_error(da, db)
         if da.dtype != db.dtype:  # torch multiplies matrices of one dtype only
-            raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {_CPP_NAMES[da.dtype.name]} != "
-                               f"{_CPP_NAMES[db.dtype.name]}")
+            raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {CPP_NAMES[da.dtype.name]} != "
+                               f"{CPP_NAMES[db.dtype.name]}")
         needs = ctx.needs_input_grad
         if needs:  # only a recorded node saves (the strides pick the backward formula); written out: a hot path
             if needs[0]:
@@ -870,7 +860,7 @@ class MvBackward0(Function):
             raise RuntimeError(f"size mismatch, got input ({a._data.shape[0]}), mat "
                                f"({a._data.shape[0]}x{a._data.shape[1]}), vec ({v._data.shape[0]})")
         if a._data.dtype != v._data.dtype:
-            kv, ka = _kind_name(v._data), _kind_name(a._data)
+            kv, ka = kind_name(v._data), kind_name(a._data)
             raise RuntimeError(f"addmv input tensors must have the same dtype, but got {kv}, {ka}, and {kv}")
         need_a, need_v = ctx.needs_input_grad or (False, False)
         ctx.save(self=a if need_v else None, vec=v if need_a else None)
@@ -893,8 +883,8 @@ class DotBackward0(Function):
     @staticmethod
     def forward(ctx, a, b):
         if a._data.dtype != b._data.dtype:
-            raise RuntimeError(f"dot : expected both vectors to have same dtype, but found {_kind_name(a._data)} and "
-                               f"{_kind_name(b._data)}")
+            raise RuntimeError(f"dot : expected both vectors to have same dtype, but found {kind_name(a._data)} and "
+                               f"{kind_name(b._data)}")
         if a._data.shape != b._data.shape:
             n, m = a._data.size, b._data.size
             raise RuntimeError(f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same "
@@ -919,7 +909,7 @@ class BmmBackward0(Function):
     @staticmethod
     def forward(ctx, a, b):
         if a._data.dtype != b._data.dtype:
-            raise RuntimeError(f"expected scalar type {_kind_name(a._data)} but found {_kind_name(b._data)}")
+            raise RuntimeError(f"expected scalar type {kind_name(a._data)} but found {kind_name(b._data)}")
         need_a, need_b = ctx.needs_input_grad or (False, False)
         ctx.save(mat2=b if need_a else None, self=a if need_b else None)
         return np.matmul(*_promote(a, b))
@@ -1653,7 +1643,7 @@ class MaskedFillBackward0(Function):
     def forward(ctx, x, mask, value):
         if mask.dtype != np.bool_:
             raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype "
-                               f"{_CPP_NAMES.get(mask.dtype.name, mask.dtype.name)}")
+                               f"{CPP_NAMES.get(mask.dtype.name, mask.dtype.name)}")
         ctx.save(mask=mask)
         d = x._data
         return np.where(mask, np.asarray(value, d.dtype), d)

@@ -25,7 +25,7 @@ from .. import events
 from . import functions as F
 from . import grad_mode
 from ._printing import format_tensor
-from .dtypes import LEGACY_NAMES, TORCH_NAMES, dtype as _dtype, from_numpy_dtype
+from .dtypes import CPP_NAMES, LEGACY_NAMES, TORCH_NAMES, dtype as _dtype, from_numpy_dtype
 from .function import _ids, accumulate_node
 from .hooks import add_hook
 
@@ -44,8 +44,6 @@ NON_LEAF_FLAG = ("you can only change requires_grad flags of leaf variables. If 
 SCALAR_WARNING = ("Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
                   "Consider using tensor.detach() first. (Triggered internally at "
                   "/__w/pytorch/pytorch/torch/csrc/autograd/generated/python_variable_methods.cpp:822.)")
-_CPP_TYPE = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
-             "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
 
 
 class Size(tuple):
@@ -277,7 +275,7 @@ class Tensor:
                                 f"{type(value).__name__}")
             if value._data.dtype != self._data.dtype:
                 raise RuntimeError(
-                    f"attempting to assign a gradient with dtype '{_CPP_TYPE[value._data.dtype.name]}' to a tensor "
+                    f"attempting to assign a gradient with dtype '{CPP_NAMES[value._data.dtype.name]}' to a tensor "
                     f"with grad_dtype '{LEGACY_NAMES[self._data.dtype.name][:-6]}'. The gradient must match the "
                     "tensor's grad_dtype (defaults to the tensor's dtype). You can set the tensor's grad_dtype "
                     "attribute with a specific dtype, or None to allow any dtype. Set grad_dtype with caution. "

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..autograd.dtypes import LEGACY_NAMES
+from ..autograd.dtypes import kind_name
 from ..autograd.function import Function
 from ..autograd.functions import _float, _is_tensor, _mm, _mm_shapes_error, _promote, _saved, _strides
 from ..autograd.tensor import Tensor
@@ -22,11 +22,6 @@ from ..autograd.tensor import Tensor
 __all__: list = []  # used through nn.functional
 
 REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}  # torch's Reduction enum, as saved in ``_saved_reduction``
-
-
-def _type_name(a: np.ndarray) -> str:
-    """``Float``, ``Double``, ``Long``...: how torch names a dtype in its kernel messages."""
-    return LEGACY_NAMES[a.dtype.name][:-len("Tensor")]
 
 
 class AddmmBackward0(Function):
@@ -37,9 +32,9 @@ class AddmmBackward0(Function):
     def forward(ctx, bias, mat1, mat2):
         a, b, c = mat1._data, mat2._data, bias._data
         if a.dtype != b.dtype:
-            raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {_type_name(a)} and {_type_name(b)}")
+            raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {kind_name(a)} and {kind_name(b)}")
         if c.dtype != b.dtype:
-            raise RuntimeError(f"self and mat2 must have the same dtype, but got {_type_name(c)} and {_type_name(b)}")
+            raise RuntimeError(f"self and mat2 must have the same dtype, but got {kind_name(c)} and {kind_name(b)}")
         if a.shape[1] != b.shape[0]:
             raise _mm_shapes_error(a, b)
         shape = (a.shape[0], b.shape[1])
@@ -126,7 +121,6 @@ class NllLossBackward0(Function):
 
     @staticmethod
     def backward(ctx, g):
-        t = _is_tensor(g)
         x = ctx._unpack("self", False)
         y = ctx._unpack("target", False).reshape(-1).astype(np.int64)
         weight = ctx._unpack("weight", False) if "weight" in _saved(ctx) else None

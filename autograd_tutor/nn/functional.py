@@ -17,13 +17,12 @@ import warnings
 
 import numpy as np
 
+from ..autograd.dtypes import CPP_NAMES, kind_name
 from ..autograd.tensor import Tensor, _broadcast_shape
 from ._functions import (REDUCTIONS, AddmmBackward0, DivBackward1, MaskedFillBackward0, MseLossBackward0,
-                         MulBackward1, NllLossBackward0, _type_name)
+                         MulBackward1, NllLossBackward0)
 
 __all__ = ["linear", "relu", "tanh", "sigmoid", "softmax", "log_softmax", "mse_loss", "nll_loss", "cross_entropy"]
-
-_CPP_NAMES = {"float16": "c10::Half", "float32": "float", "float64": "double"}
 
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
@@ -39,8 +38,8 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     if bias is None:
         a, b = input._data.dtype.name, weight._data.dtype.name
         if a != b:
-            raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {_CPP_NAMES.get(a, a)} != "
-                               f"{_CPP_NAMES.get(b, b)}")
+            raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {CPP_NAMES.get(a, a)} != "
+                               f"{CPP_NAMES.get(b, b)}")
         return input.matmul(weight.t())
     if input.dim() == 2:
         return AddmmBackward0.apply(bias, input, weight.t())
@@ -150,14 +149,14 @@ def _check_nll(input: Tensor, target: Tensor, weight: Tensor | None) -> None:
     if input.dim() == 1 and target.dim() == 1 and target.shape[0] != 1:
         raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: {target.shape[0]}")
     if target._data.dtype not in (np.int64, np.uint8):
-        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {_type_name(target._data)}")
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {kind_name(target._data)}")
     if weight is not None:
         classes = input.shape[-1]
         if weight.shape != (classes,):
             raise RuntimeError(f"weight tensor should be defined either for all {classes} classes or no classes but "
                                f"got weight tensor of shape: {list(weight.shape)}")
         if weight._data.dtype != input._data.dtype:
-            raise RuntimeError(f"expected scalar type {_type_name(input._data)} but found {_type_name(weight._data)}")
+            raise RuntimeError(f"expected scalar type {kind_name(input._data)} but found {kind_name(weight._data)}")
 
 
 def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
@@ -221,7 +220,7 @@ def _cross_entropy_probabilities(logp, input, target, weight_view, reduction, la
     """-sum_c p_c log softmax(x)_c per sample, for a target of class probabilities p."""
     if target._data.dtype.kind != "f":
         raise RuntimeError(f"Expected floating point type for target with class probabilities, got "
-                           f"{_type_name(target._data)}")
+                           f"{kind_name(target._data)}")
     classes = input.shape[class_dim]
     if label_smoothing > 0.0:
         target = target * (1 - label_smoothing) + label_smoothing / classes
