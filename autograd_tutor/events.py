@@ -5,7 +5,7 @@ a node runs, a gradient flows along an edge, a leaf accumulates, saved tensors a
 fails. Widgets, quizzes and your own code listen with :func:`subscribe` or :func:`record`; the engine never
 knows who listens. With no subscriber, each would-be event costs the engine one truth test of a list.
 
-Events are frozen dataclasses. Each carries a sequence number ``seq``, stable integer ids for the tensors and
+Events are immutable named tuples. Each carries a sequence number ``seq``, stable integer ids for the tensors and
 nodes it mentions (``Tensor._id``, ``Node._id``), and *copies* of the arrays it mentions (0-dim values as NumPy
 scalars), so a recorded trace never keeps a graph alive and never changes when the learner's tensors do.
 
@@ -19,12 +19,11 @@ scalars), so a recorded trace never keeps a graph alive and never changes when t
 """
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import sys
 import warnings
+from collections import namedtuple
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Optional
 
 import numpy as np
@@ -40,28 +39,34 @@ _seq = itertools.count(1)
 _subscribers: list = []
 
 
-@dataclass(frozen=True)
 class Event:
-    """Base of all events: ``seq`` orders them; ``kind`` names them (``"node_created"``, ...)."""
-    seq: int
+    """Base of all events: ``seq`` orders them; ``kind`` names them (``"node_created"``, ...).
+
+    An event is an immutable named tuple: read its fields by name (``e.node_id``) or unpack it.
+    Its repr leaves out the arrays it carries (``_hidden``)."""
+    __slots__ = ()
     kind = "event"
+    _hidden: tuple = ()
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{k}={v!r}" for k, v in zip(self._fields, self) if k not in self._hidden)
+        return f"{type(self).__name__}({shown})"
 
 
-@dataclass(frozen=True)
-class TensorCreated(Event):
+def _fields(names: str, defaults: tuple = ()) -> type:
+    """The named-tuple base of one event class: ``seq`` and then ``names``."""
+    return namedtuple("Fields", "seq " + names, defaults=defaults)
+
+
+class TensorCreated(Event, _fields("tensor_id shape dtype requires_grad is_leaf grad_fn_id value")):
     """A tensor was made by a factory (``torch.tensor``) or an operation."""
-    tensor_id: int
-    shape: tuple
-    dtype: str
-    requires_grad: bool
-    is_leaf: bool
-    grad_fn_id: Optional[int]
-    value: np.ndarray = field(repr=False)
+    __slots__ = ()
     kind = "tensor_created"
+    _hidden = ("value",)
 
 
-@dataclass(frozen=True)
-class NodeCreated(Event):
+class NodeCreated(Event, _fields("node_id name next_functions input_ids output_id saved leaf_nodes constants",
+                                 defaults=((), ()))):
     """An operation recorded a backward node (``MulBackward0``) that will send gradients to its inputs.
 
     ``next_functions`` mirrors the node's ``next_functions`` as ``(node_id or None, input_nr)``;
@@ -70,95 +75,62 @@ class NodeCreated(Event):
     ``leaf_nodes`` maps the id of each AccumulateGrad node among the next functions to its leaf's tensor id;
     ``constants`` gives, input by input, the value of a Python number (the ``2`` of ``x * 2``), else None.
     """
-    node_id: int
-    name: str
-    next_functions: tuple
-    input_ids: tuple
-    output_id: int
-    saved: tuple
-    leaf_nodes: tuple = ()
-    constants: tuple = ()
+    __slots__ = ()
     kind = "node_created"
 
 
-@dataclass(frozen=True)
-class BackwardStarted(Event):
+class BackwardStarted(Event, _fields("root_ids root_node_ids retain_graph create_graph")):
     """``backward()`` or ``autograd.grad()`` began from ``root_ids`` (tensor ids) and their grad_fn nodes."""
-    root_ids: tuple
-    root_node_ids: tuple
-    retain_graph: bool
-    create_graph: bool
+    __slots__ = ()
     kind = "backward_started"
 
 
-@dataclass(frozen=True)
-class NodeExecuted(Event):
+class NodeExecuted(Event, _fields("node_id name grad_outputs grad_inputs")):
     """A node ran: it received ``grad_outputs`` and produced ``grad_inputs`` (None where an input needs none)."""
-    node_id: int
-    name: str
-    grad_outputs: tuple = field(repr=False)
-    grad_inputs: tuple = field(repr=False)
+    __slots__ = ()
     kind = "node_executed"
+    _hidden = ("grad_outputs", "grad_inputs")
 
 
-@dataclass(frozen=True)
-class GradientFlowed(Event):
+class GradientFlowed(Event, _fields("source_id target_id input_nr position value")):
     """A gradient ``value`` travelled along the edge ``source_id -> target_id`` into input ``input_nr``.
 
     ``source_id`` is the node that produced it; ``target_id`` is the next node (an AccumulateGrad for a leaf).
     ``position`` is the edge's index among the source node's next_functions.
     """
-    source_id: int
-    target_id: int
-    input_nr: int
-    position: int
-    value: np.ndarray = field(repr=False)
+    __slots__ = ()
     kind = "gradient_flowed"
+    _hidden = ("value",)
 
 
-@dataclass(frozen=True)
-class GradAccumulated(Event):
+class GradAccumulated(Event, _fields("tensor_id node_id before after")):
     """A tensor's ``.grad`` changed: a leaf accumulated, or a non-leaf kept its grad (``retain_grad``)."""
-    tensor_id: int
-    node_id: int
-    before: Optional[np.ndarray] = field(repr=False)
-    after: np.ndarray = field(repr=False)
+    __slots__ = ()
     kind = "grad_accumulated"
+    _hidden = ("before", "after")
 
 
-@dataclass(frozen=True)
-class HookFired(Event):
+class HookFired(Event, _fields("hook_kind node_id tensor_id hook_name")):
     """A user hook ran: ``hook_kind`` is "tensor", "prehook", "posthook" or "post_accumulate"."""
-    hook_kind: str
-    node_id: int
-    tensor_id: Optional[int]
-    hook_name: str
+    __slots__ = ()
     kind = "hook_fired"
 
 
-@dataclass(frozen=True)
-class SavedTensorsFreed(Event):
+class SavedTensorsFreed(Event, _fields("node_id name names")):
     """Backward without ``retain_graph`` released what a node had saved (``names``)."""
-    node_id: int
-    name: str
-    names: tuple
+    __slots__ = ()
     kind = "saved_tensors_freed"
 
 
-@dataclass(frozen=True)
-class BackwardFinished(Event):
+class BackwardFinished(Event, _fields("root_ids")):
     """The backward pass that started last ended normally."""
-    root_ids: tuple
+    __slots__ = ()
     kind = "backward_finished"
 
 
-@dataclass(frozen=True)
-class BackwardFailed(Event):
+class BackwardFailed(Event, _fields("node_id name error_type message")):
     """The backward pass stopped with an error raised at node ``node_id`` (None when raised before any node ran)."""
-    node_id: Optional[int]
-    name: Optional[str]
-    error_type: str
-    message: str
+    __slots__ = ()
     kind = "backward_failed"
 
 
@@ -211,27 +183,25 @@ def _failed(sub: "Subscription", event: Event, exc: Exception) -> None:
 def _emitter(cls: type) -> Callable:
     """Generate ``cls.emit(field=..., ...)``: build the event and deliver it, if anyone wants it.
 
-    Generated (as dataclasses generate ``__init__``) so that each field is a plain parameter: no keyword
-    dict, and the frozen event's fields written straight into its ``__dict__`` (its ``__setattr__`` refuses),
-    about twice as fast as a generic builder. Events are built on the engine's hot path."""
-    fields = [f for f in dataclasses.fields(cls) if f.name != "seq"]
-    params = ", ".join(f.name if f.default is dataclasses.MISSING else f"{f.name}={f.default!r}" for f in fields)
+    Generated (as namedtuple generates ``__new__``) so that each field is a plain parameter and the event is
+    made by one ``tuple.__new__``: no keyword dict, no per-field work. Events are built on the engine's hot
+    path, several per operation."""
+    names = cls._fields[1:]
+    defaults = cls._field_defaults
+    params = ", ".join(f"{n}={defaults[n]!r}" if n in defaults else n for n in names)
     source = "\n".join([
         f"def emit({params}):",
         "    subs = _routes[cls]",
         "    if not subs:",
         "        return",
-        "    event = _new(cls)",
-        "    state = event.__dict__",
-        "    state['seq'] = next(_seq)",
-        *[f"    state[{f.name!r}] = {f.name}" for f in fields],
+        f"    event = _new(cls, (next(_seq), {', '.join(names)},))",
         "    for sub in subs:",
         "        try:",
         "            sub.callback(event)",
         "        except Exception as exc:  # a broken listener must not break the learner's code",
         "            _failed(sub, event, exc)",
     ])
-    scope = {"cls": cls, "_routes": _routes, "_new": object.__new__, "_seq": _seq, "_failed": _failed}
+    scope = {"cls": cls, "_routes": _routes, "_new": tuple.__new__, "_seq": _seq, "_failed": _failed}
     exec(source, scope)
     scope["emit"].__doc__ = f"Build a {cls.__name__} event and deliver it to its subscribers."
     return staticmethod(scope["emit"])

@@ -323,10 +323,35 @@ def test_emit_builds_the_same_event_as_the_kind_s_own_emit():
                     output_id=3, saved=())
         events.GradientFlowed.emit(source_id=1, target_id=2, input_nr=0, position=0, value=np.float32(5))
     created, flowed = trace
-    assert (created.leaf_nodes, created.constants, created.output_id) == ((), (), 3)  # the dataclass defaults
+    assert (created.leaf_nodes, created.constants, created.output_id) == ((), (), 3)  # the fields' defaults
     assert flowed.seq == created.seq + 1 and flowed.value == 5
     with pytest.raises(TypeError):
         events.GradientFlowed.emit(source_id=1)  # the fields without defaults are required, as in __init__
+
+
+def test_an_event_is_an_immutable_named_tuple_whose_repr_leaves_out_arrays():
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    with events.record(kinds=["gradient_flowed"]) as trace:
+        (a * 3).sum().backward()
+    flowed = trace[-1]
+    assert isinstance(flowed, events.Event) and flowed._fields[0] == "seq" and flowed.kind == "gradient_flowed"
+    assert flowed.value.tolist() == [3.0, 3.0]
+    with pytest.raises(AttributeError):
+        flowed.value = None
+    shown = repr(flowed)
+    assert shown.startswith(f"GradientFlowed(seq={flowed.seq}, source_id=") and "value" not in shown
+
+
+def test_only_the_step_events_wanted_are_prepared(monkeypatch):
+    def fail(*args, **kwargs):
+        raise AssertionError("a gradient copy was made for events nobody asked for")
+
+    monkeypatch.setattr(events, "copy_of", fail)
+    with events.record(kinds=["backward_started", "saved_tensors_freed", "backward_finished"]) as trace:
+        a = torch.tensor(3.0, requires_grad=True)
+        (a * a + a).backward()
+    assert [e.kind for e in trace] == ["backward_started", "saved_tensors_freed", "backward_finished"]
+    assert a.grad.item() == 7.0
 
 
 def test_a_subscriber_that_raises_is_a_warning_and_the_learner_gets_the_right_result():
@@ -367,7 +392,7 @@ def test_events_hold_no_tensors_or_nodes():
     with events.record() as trace:
         (x * x).backward(retain_graph=False)
         torch.autograd.grad(x ** 3, x, create_graph=True)
-    fields = [v for e in trace for v in vars(e).values()]
+    fields = [v for e in trace for v in e]
     fields += [x for v in fields if isinstance(v, tuple) for x in v]
     assert not [v for v in fields if isinstance(v, (Tensor, Node))]
     # arrays, or for 0-dim values NumPy scalars: plain, immutable numbers

@@ -44,6 +44,9 @@ CREATE_GRAPH_WARNING = (
 
 
 _warned_create_graph: list = []
+#: The events of the backward steps (the slow loop builds them), as opposed to the start and the end of a pass.
+STEP_EVENTS = (events.NodeExecuted, events.GradientFlowed, events.GradAccumulated, events.HookFired,
+               events.SavedTensorsFreed)
 
 
 def _as_list(x) -> list:
@@ -243,18 +246,21 @@ def _run(roots, grads, retain_graph, create_graph, inputs, capture):
     current = None
     heappush, heappop = heapq.heappush, heapq.heappop  # the loop below is the engine's hot path
     arrived = {}  # node -> the event copy of the one gradient it received, reused by the events that show it
-    plain = not listening  # no event to build: hooks are the only reason to leave the fast path
+    # Only the events of the steps themselves need the slow loop; gradient copies only for those that show them.
+    stepping = listening and any(events.wanted(kind) for kind in STEP_EVENTS)
+    showing = stepping and (events.wanted(events.NodeExecuted) or events.wanted(events.GradientFlowed))
+    plain = not stepping  # no event to build: hooks are the only reason to leave the fast path
     try:
         while ready:
             current = heappop(ready)[2]
             g = buffers.pop(current)
             if type(current) is AccumulateGrad:
-                _accumulate(current, g, targets, found, capture, inputs, create_graph, listening,
+                _accumulate(current, g, targets, found, capture, inputs, create_graph, stepping,
                             arrived.pop(current, None))
                 continue
             hooked = current._hooked
             if hooked:
-                g = _tensor_hooks(current, g, create_graph, listening)
+                g = _tensor_hooks(current, g, create_graph, stepping)
             if targets and current in targets:
                 if capture:
                     found[targets[current][0]] = g if create_graph else Tensor._make(g)
@@ -277,16 +283,16 @@ def _run(roots, grads, retain_graph, create_graph, inputs, capture):
                         heappush(ready, (-child._seq, tie, child))
                         tie += 1
             else:
-                grads_in, shown = _execute(current, g, create_graph, listening,
+                grads_in, shown = _execute(current, g, create_graph, stepping, showing,
                                            None if hooked else arrived.pop(current, None))
                 if not retain_graph:
                     freed = current._release()
-                    if listening and freed:
+                    if stepping and freed:
                         events.SavedTensorsFreed.emit(node_id=current._id, name=current.name(), names=freed)
                 for position, ((child, nr), gi) in enumerate(zip(current.next_functions, grads_in)):
                     if child is None or gi is None or (needed is not None and child not in needed):
                         continue
-                    if listening:
+                    if showing:
                         events.GradientFlowed.emit(source_id=current._id, target_id=child._id, input_nr=nr,
                                                    position=position, value=shown[position])
                     if child in buffers:
@@ -294,7 +300,7 @@ def _run(roots, grads, retain_graph, create_graph, inputs, capture):
                         arrived.pop(child, None)  # a sum now: no single event copy stands for it
                     else:
                         buffers[child] = gi
-                        if listening:
+                        if showing:
                             arrived[child] = shown[position]
                     left = deps[child] - 1
                     deps[child] = left
@@ -395,10 +401,10 @@ def _posthooks(post: dict, node, grads_in: tuple, g, create_graph, listening) ->
     return grads_in
 
 
-def _execute(node, g, create_graph, listening, g_copy=None):
+def _execute(node, g, create_graph, listening, showing, g_copy=None):
     """Run one function node with its pre- and post-hooks; return the gradients for its inputs (and, when
-    someone listens, the copies of them that the events carry). ``g_copy`` is an event copy of ``g`` already
-    made, if any."""
+    events ``showing`` them are wanted, the copies of them that those events carry). ``g_copy`` is an event copy
+    of ``g`` already made, if any."""
     pre = node.__dict__.get("_pre_hooks")
     if pre:
         g = _prehooks(pre, node, g, create_graph, listening)
@@ -407,7 +413,7 @@ def _execute(node, g, create_graph, listening, g_copy=None):
     if post:
         grads_in = _posthooks(post, node, grads_in, g, create_graph, listening)
     shown = None
-    if listening:  # one copy of each gradient, shared by this event and the gradient_flowed events after it
+    if showing:  # one copy of each gradient, shared by this event and the gradient_flowed events after it
         copy = _copy if create_graph else events.copy_of  # arrays unless the gradients are Tensors
         shown = tuple([None if x is None else copy(x) for x in grads_in])
         g_shown = g_copy if g_copy is not None and not pre else _copy(g)
@@ -452,6 +458,7 @@ def _add_to_grad(tensor, g, create_graph, node, listening, owned=False, g_copy=N
 
     A first gradient is copied into ``.grad``, unless ``owned``: then nothing else refers to the array, and it
     becomes ``.grad`` as it is. ``g_copy``, an event copy of ``g`` already made, also shows a first ``.grad``."""
+    listening = listening and events.wanted(events.GradAccumulated)
     before = tensor._grad
     before_copy = _copy(before) if listening and before is not None else None
     if create_graph:  # a leaf's first grad is a CopyBackwards node in torch, a retained non-leaf's a clone

@@ -365,18 +365,20 @@ class Function(Node):
             return
         next_ids, input_ids, constants, leaf_nodes = [], [], [], []
         for (node, nr), t in zip(self.next_functions, inputs):
-            next_ids.append((None if node is None else node._id, nr))
-            if t._wrapped:
-                input_ids.append(None)
-                constants.append(t._data.item())
+            if node is None:
+                next_ids.append((None, nr))
             else:
-                input_ids.append(t._id)
-                constants.append(None)
-            if type(node) is AccumulateGrad:
-                leaf_nodes.append((node._id, node.variable._id))
+                next_ids.append((node._id, nr))
+                if type(node) is AccumulateGrad:
+                    leaf_nodes.append((node._id, node.variable._id))
+            wrapped = t._wrapped
+            input_ids.append(None if wrapped else t._id)
+            constants.append(t._data.item() if wrapped else None)
+        saved = self._saved
         events.NodeCreated.emit(node_id=self._id, name=self.name(), next_functions=tuple(next_ids),
                                 input_ids=tuple(input_ids), output_id=out._id, constants=tuple(constants),
-                                saved=self.saved_summary(), leaf_nodes=tuple(leaf_nodes))
+                                saved=tuple([(k, s.data.shape) for k, s in saved.items()]) if saved else (),
+                                leaf_nodes=tuple(leaf_nodes))
 
 
 def _fit(g: np.ndarray, shape: tuple, dtype) -> np.ndarray:

@@ -196,7 +196,7 @@ class Tensor:
     def _announce(self) -> None:
         if not events.wanted(events.TensorCreated):
             return
-        fn = self.grad_fn
+        fn = self._grad_fn
         d = self._data
         events.TensorCreated.emit(tensor_id=self._id, shape=d.shape, dtype=TORCH_NAMES[d.dtype],
                                   requires_grad=self._requires_grad, is_leaf=fn is None,

@@ -685,7 +685,7 @@ def _small(e) -> bool:
 
 def _light(e) -> SimpleNamespace:
     """An event with its arrays replaced by :class:`Value` heads, so a kept pass holds no big arrays."""
-    fields = e.__dict__.copy()
+    fields = e._asdict()
     fields["kind"] = kind = e.kind
     if kind in _ARRAYS:
         for k in _ARRAYS[kind]:
