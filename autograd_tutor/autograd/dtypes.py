@@ -56,8 +56,8 @@ CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "i
 
 
 def kind_name(d) -> str:
-    """``Float``, ``Double``, ``Long``...: how torch's kernel messages name an array's dtype."""
-    return LEGACY_NAMES[d.dtype.name][:-len("Tensor")]
+    """``Float``, ``Double``, ``Long``...: how torch's kernel messages name an array's (or a NumPy) dtype."""
+    return LEGACY_NAMES[getattr(d, "dtype", d).name][:-len("Tensor")]
 
 
 def get_default_dtype() -> dtype:

@@ -14,15 +14,13 @@ import warnings
 import numpy as np
 
 from .. import events
-from .dtypes import dtype as _dtype, float32, from_numpy_dtype
+from . import random
+from .dtypes import dtype as _dtype, float32, from_numpy_dtype, kind_name
 from .tensor import Tensor
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "ones", "zeros", "empty", "full", "ones_like", "zeros_like",
-           "full_like", "empty_like", "arange", "linspace", "eye", "rand", "randn", "randint", "rand_like",
-           "randn_like", "manual_seed", "seed_generator"]
-
-#: The generator behind rand/randn/randint. ``manual_seed`` reseeds it (the numbers differ from torch's).
-seed_generator = np.random.default_rng()
+           "full_like", "empty_like", "arange", "linspace", "eye", "rand", "randn", "randint", "randperm", "normal",
+           "rand_like", "randn_like", "randint_like"]
 
 
 def _leaf(data: np.ndarray, requires_grad: bool) -> Tensor:
@@ -213,27 +211,67 @@ def eye(n, m=None, dtype=None, requires_grad=False) -> Tensor:
     return _leaf(np.eye(n, m, dtype=_np_dtype(dtype, float32.np)), requires_grad)
 
 
-def manual_seed(seed: int) -> None:
-    """Reseed ``rand``, ``randn`` and ``randint`` (reproducible here, not the same numbers as torch)."""
-    global seed_generator
-    seed_generator = np.random.default_rng(seed)
+def _floating(dtype, kernel: str):
+    """The NumPy dtype for a random float tensor (float32 by default); torch's error for an integer one."""
+    np_dtype = _np_dtype(dtype, float32.np)
+    if np_dtype.kind != "f":
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{kind_name(np_dtype)}\'')
+    return np_dtype
 
 
-def rand(*size, dtype=None, requires_grad=False) -> Tensor:
-    """Uniform samples in [0, 1)."""
-    return _leaf(seed_generator.random(_size(size)).astype(_np_dtype(dtype, float32.np)), requires_grad)
+def _drawn(draw, size: tuple, requires_grad: bool) -> Tensor:
+    """A leaf of shape ``size`` holding ``draw(n)``, the generator's next ``n`` numbers in row-major order."""
+    return _leaf(draw(int(np.prod(size))).reshape(size), requires_grad)
 
 
-def randn(*size, dtype=None, requires_grad=False) -> Tensor:
-    """Standard normal samples."""
-    return _leaf(seed_generator.standard_normal(_size(size)).astype(_np_dtype(dtype, float32.np)), requires_grad)
+def rand(*size, generator=None, dtype=None, requires_grad=False) -> Tensor:
+    """Uniform samples in [0, 1): the numbers torch draws after the same ``manual_seed``."""
+    np_dtype = _floating(dtype, "check_uniform_bounds")
+    gen = generator or random.default_generator
+    return _drawn(lambda n: gen.uniform(n, np_dtype), _size(size), requires_grad)
 
 
-def randint(low, high=None, size=(), dtype=None) -> Tensor:
-    """Integers in [low, high) (int64)."""
-    if high is None:
-        low, high = 0, low
-    return _leaf(seed_generator.integers(low, high, _size(tuple(size))).astype(_np_dtype(dtype, np.int64)), False)
+def randn(*size, generator=None, dtype=None, requires_grad=False) -> Tensor:
+    """Standard normal samples: the numbers torch draws after the same ``manual_seed``."""
+    np_dtype = _floating(dtype, "normal_kernel_cpu")
+    gen = generator or random.default_generator
+    return _drawn(lambda n: gen.normal(n, np_dtype), _size(size), requires_grad)
+
+
+def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, requires_grad=False) -> Tensor:
+    """Samples of N(mean, std**2): ``torch.normal(0., 1., (3,))``, or one per element of a mean tensor."""
+    gen = generator or random.default_generator
+    if isinstance(mean, Tensor) or isinstance(std, Tensor):
+        m = mean._data if isinstance(mean, Tensor) else np.asarray(mean, np.float32)
+        s = std._data if isinstance(std, Tensor) else np.asarray(std, np.float32)
+        shape = np.broadcast_shapes(m.shape, s.shape)
+        np_dtype = np.result_type(m, s)
+        unit = gen.normal(int(np.prod(shape)), np_dtype).reshape(shape)
+        return _leaf((unit * s + m).astype(np_dtype), False)
+    if size is None:
+        raise TypeError("normal() missing required argument 'size' when mean and std are numbers")
+    np_dtype = _floating(dtype, "normal_kernel_cpu")
+    return _drawn(lambda n: gen.normal(n, np_dtype, mean, std), _size((size,)), requires_grad)
+
+
+def randint(low, high=None, size=None, *, generator=None, dtype=None, requires_grad=False) -> Tensor:
+    """Integers in [low, high) (int64), as torch draws them: ``randint(10, (3,))`` or ``randint(-5, 5, (3,))``."""
+    if size is None:
+        if high is None:
+            raise TypeError("randint() missing required argument 'size' (call it as randint(high, size) or "
+                            "randint(low, high, size))")
+        low, high, size = 0, low, high
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    gen = generator or random.default_generator
+    np_dtype = _np_dtype(dtype, np.int64)
+    return _drawn(lambda n: gen.integers(n, int(low), int(high)).astype(np_dtype), _size((size,)), requires_grad)
+
+
+def randperm(n: int, *, generator=None, dtype=None, requires_grad=False) -> Tensor:
+    """A random permutation of ``0 .. n-1`` (int64), torch's for the same seed."""
+    gen = generator or random.default_generator
+    return _leaf(gen.permutation(int(n)).astype(_np_dtype(dtype, np.int64)), requires_grad)
 
 
 def rand_like(input: Tensor, dtype=None, requires_grad=False) -> Tensor:
@@ -242,3 +280,10 @@ def rand_like(input: Tensor, dtype=None, requires_grad=False) -> Tensor:
 
 def randn_like(input: Tensor, dtype=None, requires_grad=False) -> Tensor:
     return randn(*input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
+
+
+def randint_like(input: Tensor, low=0, high=None, *, dtype=None, requires_grad=False) -> Tensor:
+    """``randint`` with ``input``'s shape and dtype: ``randint_like(x, 10)`` draws from [0, 10)."""
+    if high is None:
+        low, high = 0, low
+    return randint(low, high, input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)

@@ -1000,6 +1000,22 @@ class ZeroBackward0(Function):
         return _zeros(g)
 
 
+class UniformBackward0(Function):
+    """``x.uniform_(a, b)``: z = fresh samples, drawn before the call;  dx = 0."""
+
+    @staticmethod
+    def forward(ctx, x, values):
+        return values
+
+    @staticmethod
+    def backward(ctx, g):
+        return _zeros(g)
+
+
+class NormalBackward0(UniformBackward0):
+    """``x.normal_(mean, std)``: z = fresh samples, drawn before the call;  dx = 0."""
+
+
 class FillBackward2(Function):
     """``x.fill_(c)`` for a number c: z = c everywhere;  dx = 0."""
 

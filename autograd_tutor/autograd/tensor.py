@@ -23,9 +23,9 @@ import numpy as np
 
 from .. import events
 from . import functions as F
-from . import grad_mode
+from . import grad_mode, random
 from ._printing import format_tensor
-from .dtypes import CPP_NAMES, LEGACY_NAMES, TORCH_NAMES, dtype as _dtype, from_numpy_dtype
+from .dtypes import CPP_NAMES, LEGACY_NAMES, TORCH_NAMES, dtype as _dtype, from_numpy_dtype, kind_name
 from .function import _ids, accumulate_node
 from .hooks import add_hook
 
@@ -1145,6 +1145,24 @@ class Tensor:
 
     def zero_(self):
         return self._inplace(F.ZeroBackward0.apply)
+
+    def uniform_(self, from_=0.0, to=1.0, *, generator=None):
+        """Fill with samples of U(from_, to), in place: torch's numbers after the same ``manual_seed``."""
+        return self._random_(lambda gen, n, dtype: gen.uniform(n, dtype, from_, to), F.UniformBackward0,
+                             "check_uniform_bounds", generator)
+
+    def normal_(self, mean=0.0, std=1.0, *, generator=None):
+        """Fill with samples of N(mean, std**2), in place: torch's numbers after the same ``manual_seed``."""
+        return self._random_(lambda gen, n, dtype: gen.normal(n, dtype, mean, std), F.NormalBackward0,
+                             "normal_kernel_cpu", generator)
+
+    def _random_(self, draw, fn, kernel: str, generator):
+        d = self._data
+        if d.dtype.kind != "f":
+            raise NotImplementedError(f'"{kernel}" not implemented for \'{kind_name(d)}\'')
+        self._check_inplace()
+        values = draw(generator or random.default_generator, d.size, d.dtype).reshape(d.shape)
+        return self._inplace(lambda s: fn.apply(s, values=values))
 
     def fill_(self, value):
         if isinstance(value, Tensor):

@@ -2,7 +2,7 @@
 
 >>> import autograd_tutor as torch
 >>> from autograd_tutor import nn
->>> torch.manual_seed(0)
+>>> _ = torch.manual_seed(0)
 >>> model = nn.Sequential(nn.Linear(2, 8), nn.ReLU(), nn.Linear(8, 3))
 >>> loss = nn.CrossEntropyLoss()(model(torch.randn(4, 2)), torch.tensor([0, 2, 1, 0]))
 >>> loss.grad_fn.name()

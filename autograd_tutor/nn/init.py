@@ -3,8 +3,8 @@
 The scale matters: a layer with ``fan_in`` inputs sums ``fan_in`` products, so weights drawn with a spread of
 about ``1/sqrt(fan_in)`` keep activations from growing or vanishing layer after layer. ``nn.Linear`` draws
 its weight and bias from U(-1/sqrt(fan_in), 1/sqrt(fan_in)) (``kaiming_uniform_`` with ``a=sqrt(5)``).
-The samples come from the generator that ``torch.manual_seed`` seeds here, so they are reproducible but not
-the numbers torch would draw.
+The samples are drawn as torch draws them, so after the same ``torch.manual_seed`` a layer starts from
+torch's own numbers.
 
 >>> import autograd_tutor as torch
 >>> w = torch.empty(3, 4)
@@ -19,7 +19,7 @@ import warnings
 
 import numpy as np
 
-from ..autograd import factories
+from ..autograd import random
 from ..autograd.tensor import Tensor
 
 __all__ = ["calculate_gain", "uniform_", "normal_", "constant_", "zeros_", "ones_", "xavier_uniform_",
@@ -74,14 +74,16 @@ def _fan(tensor: Tensor, mode: str) -> int:
     return fan_in if mode == "fan_in" else fan_out
 
 
-def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0) -> Tensor:
+def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator=None) -> Tensor:
     """Fill with samples from U(a, b)."""
-    return _fill(tensor, factories.seed_generator.uniform(a, b, tensor.shape))
+    gen = generator or random.default_generator
+    return _fill(tensor, gen.uniform(tensor._data.size, tensor._data.dtype, a, b).reshape(tensor._data.shape))
 
 
-def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0) -> Tensor:
+def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator=None) -> Tensor:
     """Fill with samples from N(mean, std**2)."""
-    return _fill(tensor, factories.seed_generator.normal(mean, std, tensor.shape))
+    gen = generator or random.default_generator
+    return _fill(tensor, gen.normal(tensor._data.size, tensor._data.dtype, mean, std).reshape(tensor._data.shape))
 
 
 def constant_(tensor: Tensor, val: float) -> Tensor:
@@ -97,17 +99,17 @@ def ones_(tensor: Tensor) -> Tensor:
     return _fill(tensor, 1)
 
 
-def xavier_uniform_(tensor: Tensor, gain: float = 1.0) -> Tensor:
+def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:
     """U(-b, b) with b = gain * sqrt(6 / (fan_in + fan_out)) (Glorot and Bengio, 2010)."""
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     bound = math.sqrt(3.0) * gain * math.sqrt(2.0 / float(fan_in + fan_out))
-    return uniform_(tensor, -bound, bound)
+    return uniform_(tensor, -bound, bound, generator)
 
 
-def xavier_normal_(tensor: Tensor, gain: float = 1.0) -> Tensor:
+def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:
     """N(0, std**2) with std = gain * sqrt(2 / (fan_in + fan_out))."""
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
-    return normal_(tensor, 0.0, gain * math.sqrt(2.0 / float(fan_in + fan_out)))
+    return normal_(tensor, 0.0, gain * math.sqrt(2.0 / float(fan_in + fan_out)), generator)
 
 
 def _no_elements(tensor: Tensor) -> bool:
@@ -118,17 +120,17 @@ def _no_elements(tensor: Tensor) -> bool:
 
 
 def kaiming_uniform_(tensor: Tensor, a: float = 0, mode: str = "fan_in",
-                     nonlinearity: str = "leaky_relu") -> Tensor:
+                     nonlinearity: str = "leaky_relu", generator=None) -> Tensor:
     """U(-b, b) with b = gain * sqrt(3 / fan) (He et al., 2015); ``a`` is the leaky_relu slope in the gain."""
     if _no_elements(tensor):
         return tensor
     std = calculate_gain(nonlinearity, a) / math.sqrt(_fan(tensor, mode))
-    return uniform_(tensor, -math.sqrt(3.0) * std, math.sqrt(3.0) * std)
+    return uniform_(tensor, -math.sqrt(3.0) * std, math.sqrt(3.0) * std, generator)
 
 
 def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = "fan_in",
-                    nonlinearity: str = "leaky_relu") -> Tensor:
+                    nonlinearity: str = "leaky_relu", generator=None) -> Tensor:
     """N(0, std**2) with std = gain / sqrt(fan)."""
     if _no_elements(tensor):
         return tensor
-    return normal_(tensor, 0.0, calculate_gain(nonlinearity, a) / math.sqrt(_fan(tensor, mode)))
+    return normal_(tensor, 0.0, calculate_gain(nonlinearity, a) / math.sqrt(_fan(tensor, mode)), generator)

@@ -1,0 +1,83 @@
+"""Random numbers: after the same ``manual_seed``, torch's numbers, to the last bit where torch's kernel allows."""
+import pytest
+
+torch = pytest.importorskip("torch")
+
+CASES = {
+    "uniform-and-scalar-normal-exact": """
+        torch.manual_seed(0)
+        print(torch.rand(5).tolist(), torch.rand(3, dtype=torch.float64).tolist())
+        print(torch.randn(3).tolist(), torch.randn(1).tolist())  # the second value of a pair waits for the next call
+        print(torch.randn(2, 3, dtype=torch.float64).tolist(), torch.randn(40, dtype=torch.float64)[-3:].tolist())
+        print(torch.rand(2, 2), torch.randn(2, 2))
+    """,
+    "block-normal-within-the-last-bit": """
+        for seed in (0, 7, 2 ** 40 + 3):
+            torch.manual_seed(seed)
+            a, b, c = torch.randn(16), torch.randn(33), torch.randn(10, 10)
+            print(a[:4], b[-4:], c[9])
+            val(a, b, c)
+            print(torch.rand(1).tolist())  # the stream is in step after the blocks
+    """,
+    "integers-and-permutations": """
+        torch.manual_seed(3)
+        print(torch.randint(10, (6,)), torch.randint(-5, 5, (2, 3)), torch.randint(0, 2 ** 30, (3,)))
+        print(torch.randperm(8), torch.randperm(1), torch.randperm(0), torch.randint(3, (2,), dtype=torch.float32))
+        x = torch.zeros(2, 3)
+        print(torch.randint_like(x, 4), torch.rand_like(x), torch.randn_like(x))
+        with expect(): torch.randint(5, 3, (2,))
+    """,
+    "normal-and-in-place-fills": """
+        torch.manual_seed(1)
+        print(torch.normal(0., 1., (3,)), torch.normal(2., 0.5, size=(2, 2)), torch.normal(torch.zeros(3), 2.))
+        x = torch.empty(20)
+        print(x.uniform_(-1, 1)[:3], x.normal_(0, 0.1)[-3:])
+        w = torch.randn(3, requires_grad=True)
+        y = w * 2
+        y.normal_()
+        y.uniform_()
+        print(y.grad_fn.name(), y.grad_fn.next_functions[0][0].name())
+        y.sum().backward()
+        print(w.grad)
+        with expect(): w.uniform_()
+        with expect(): torch.ones(2, dtype=torch.int64).uniform_()
+        with expect(): torch.ones(2, dtype=torch.int32).normal_()
+        with expect(): torch.rand(2, dtype=torch.int64)
+        with expect(): torch.randn(2, dtype=torch.int64)
+    """,
+    "generators-and-seeds": """
+        g = torch.Generator()
+        print(g.initial_seed(), g.manual_seed(5) is g, g.initial_seed())
+        print(torch.randn(3, generator=g), torch.rand(2, generator=torch.Generator().manual_seed(5)))
+        print(torch.manual_seed(11).initial_seed(), torch.initial_seed(), torch.manual_seed(-1).initial_seed())
+        print(torch.randint(0, 9, (4,), generator=g), torch.randperm(5, generator=g))
+        torch.manual_seed(2 ** 32 + 4)
+        a = torch.rand(3)
+        torch.manual_seed(4)
+        print(torch.equal(a, torch.rand(3)))  # only the low 32 bits seed the twister
+    """,
+    "layers-start-from-torchs-weights": """
+        torch.manual_seed(0)
+        lin = torch.nn.Linear(3, 2)
+        print(lin.weight, lin.bias)
+        net = torch.nn.Sequential(torch.nn.Linear(2, 8), torch.nn.Tanh(), torch.nn.Linear(8, 1))
+        x = torch.randn(16, 2)
+        y = x[:, :1] * 0.5 - x[:, 1:] ** 2
+        opt = torch.optim.SGD(net.parameters(), lr=0.1)
+        for step in range(5):
+            opt.zero_grad()
+            loss = torch.nn.functional.mse_loss(net(x), y)
+            loss.backward()
+            opt.step()
+            print(step, round(loss.item(), 5))
+        torch.nn.init.xavier_uniform_(lin.weight)
+        torch.nn.init.kaiming_normal_(lin.weight, generator=torch.Generator().manual_seed(9))
+        torch.nn.init.normal_(lin.bias, 0, 0.01)
+        print(lin.weight, lin.bias)
+    """,
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_random(conform, name):
+    conform(CASES[name])
