@@ -10,7 +10,9 @@ On top of its 32-bit words, torch builds each distribution in a fixed way, copie
   ``r = sqrt(-2 log(1 - u2))``, ``theta = 2 pi u1``; it returns ``r cos(theta)`` and keeps ``r sin(theta)``
   for the next value asked for, even by a later call.
 - ``randn`` with 16 values or more: all the uniforms first, then Box-Muller on blocks of 16, pairing value
-  ``j`` with value ``j + 8``; a last partial block is redrawn as 16 fresh values ending at the end.
+  ``j`` with value ``j + 8``; a last partial block is redrawn as 16 fresh values ending at the end. In float32
+  torch computes ``log``, ``sin`` and ``cos`` with its own polynomials, which :func:`_log32` and
+  :func:`_sincos32` repeat step by step.
 - ``randint``: ``low + w % (high - low)``, with two words when the range is ``2**28`` or more.
 - ``randperm``: a Fisher-Yates shuffle, swapping ``i`` with ``i + w % (n - i)``.
 
@@ -102,14 +104,14 @@ class Generator:
         """U(low, high): ``u * (high - low) + low``, the bounds first rounded to ``dtype`` as torch does."""
         dtype = np.dtype(dtype)
         lo, hi = dtype.type(low), dtype.type(high)
-        return (self._unit(n, dtype) * np.float64(hi - lo) + np.float64(lo)).astype(dtype)
+        return _fma(self._unit(n, dtype), hi - lo, lo, np.float64).astype(dtype)
 
     def normal(self, n: int, dtype, mean: float = 0.0, std: float = 1.0) -> np.ndarray:
         """N(mean, std**2) by Box-Muller: in blocks of 16 for 16 or more float values, else pair by pair."""
         dtype = np.dtype(dtype)
         if n >= 16:
             return self._normal_blocks(n, dtype, mean, std)
-        return (self._normal_pairs(n) * std + mean).astype(dtype)
+        return _fma(self._normal_pairs(n), std, mean, np.float64).astype(dtype)
 
     def _normal_pairs(self, n: int) -> np.ndarray:
         """torch's ``normal_distribution<double>``: each pair of uniforms gives two values; the second waits."""
@@ -158,21 +160,90 @@ class Generator:
 def _box_muller_16(u: np.ndarray, mean: float, std: float) -> np.ndarray:
     """Box-Muller on blocks of 16 uniforms in their own dtype: value ``j`` and ``j + 8`` of each block give
     ``r cos(theta)`` and ``r sin(theta)`` with ``r = sqrt(-2 log(1 - u_j))``, ``theta = 2 pi u_(j+8)``."""
-    dtype = u.dtype
     blocks = u.reshape(-1, 2, 8)
     u1, u2 = 1 - blocks[:, 0], blocks[:, 1]
-    if dtype == np.float32:  # float32 arithmetic as torch's AVX2 kernel; log, cos, sin rounded from float64
-        radius = np.sqrt(np.float32(-2) * np.log(u1.astype(np.float64)).astype(np.float32))
-        theta = (_TWO_PI_32 * u2).astype(np.float64)
+    out = np.empty_like(blocks)
+    if u.dtype == np.float32:  # torch's AVX2 kernel: float32 throughout, its own log, sin and cos
+        radius = np.sqrt(np.float32(-2) * _log32(u1))
+        sin, cos = _sincos32(_TWO_PI_32 * u2)
+        out[:, 0], out[:, 1] = _fma(radius * cos, std, mean), _fma(radius * sin, std, mean)
     else:
         radius = np.sqrt(-2 * np.log(u1))
         theta = 2.0 * math.pi * u2
-    out = np.empty_like(blocks)
-    out[:, 0] = radius * np.cos(theta).astype(dtype)
-    out[:, 1] = radius * np.sin(theta).astype(dtype)
-    if std != 1 or mean != 0:
-        out = (out.astype(np.float64) * std + mean).astype(dtype)
+        out[:, 0], out[:, 1] = (_fma(radius * f(theta), std, mean, np.float64) for f in (np.cos, np.sin))
     return out.reshape(-1)
+
+
+# ------------------------------------------------------------------ torch's float32 log, sin and cos
+# torch's AVX2 normal kernel does not call the C library: it evaluates Cephes' polynomials in float32 (the
+# "avx_mathfun" routines), and its compiler fuses each multiply with the add after it. The two functions below
+# follow the same steps, so that float32 ``randn`` gives torch's values to the last bit.
+
+def _fma(a, b, c, dtype=np.float32) -> np.ndarray:
+    """``a * b + c`` rounded once to ``dtype``, as a fused multiply-add (torch's compiler fuses these).
+
+    The product is split exactly into ``p + e`` (Dekker) and the sum into ``s + t`` (Knuth), so that
+    ``s + (t + e)`` is ``a * b + c`` rounded once. Python floats are taken as ``dtype`` constants first."""
+    a, b, c = (np.asarray(v, dtype).astype(np.float64) for v in (a, b, c))
+    p = a * b
+    (ah, al), (bh, bl) = _halves(a), _halves(b)
+    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    s = p + c
+    back = s - p
+    t = (p - (s - back)) + (c - back)
+    return (s + (t + e)).astype(dtype)
+
+
+def _halves(x: np.ndarray) -> tuple:
+    """``x`` as ``hi + lo`` with 26 significant bits each, so that their products are exact."""
+    scaled = x * 134217729.0  # 2**27 + 1
+    hi = scaled - (scaled - x)
+    return hi, x - hi
+
+
+def _horner(x: np.ndarray, coefficients: tuple) -> np.ndarray:
+    """``((c0 x + c1) x + c2) x + ...`` with one fused multiply-add per step."""
+    y = np.full_like(x, coefficients[0])
+    for c in coefficients[1:]:
+        y = _fma(y, x, c)
+    return y
+
+
+_LOG_P = (7.0376836292e-2, -1.1514610310e-1, 1.1676998740e-1, -1.2420140846e-1, 1.4249322787e-1,
+          -1.6668057665e-1, 2.0000714765e-1, -2.4999993993e-1, 3.3333331174e-1)
+_F32 = np.float32
+
+
+def _log32(x: np.ndarray) -> np.ndarray:
+    """log(x) for float32 x > 0: x = m 2**e with m in [sqrt(1/2), sqrt(2)), then
+    log(x) = (m - 1) + (m - 1)**3 P(m - 1) - (m - 1)**2 / 2 + e log(2), log(2) split in two parts."""
+    bits = np.maximum(x, np.finfo(np.float32).tiny).view(np.int32)
+    e = ((bits >> 23) - 127).astype(np.float32) + _F32(1)
+    m = ((bits & ~0x7F800000) | 0x3F000000).view(np.float32)  # the mantissa in [0.5, 1)
+    small = m < _F32(math.sqrt(0.5))
+    e -= small
+    t = (m - _F32(1)) + np.where(small, m, _F32(0))  # m - 1, or 2m - 1 with e lowered by one
+    z = t * t
+    y = _fma(_horner(t, _LOG_P) * t, z, e * _F32(-2.12194440e-4))
+    y = _fma(z, -0.5, y)
+    return _fma(e, 0.693359375, t + y)
+
+
+def _sincos32(x: np.ndarray) -> tuple:
+    """(sin x, cos x) for float32 x >= 0: x reduced by j pi/4 (j even, pi/4 in three parts) to |r| <= pi/4,
+    then Taylor-like polynomials in r; j picks which polynomial gives sin and which cos, and their signs."""
+    j = (x * _F32(4 / math.pi)).astype(np.int32)
+    j = (j + 1) & ~1
+    y = j.astype(np.float32)
+    for part in (-0.78515625, -2.4187564849853515625e-4, -3.77489497744594108e-8):
+        x = _fma(y, part, x)
+    z = x * x
+    cos = _fma(_horner(z, (2.443315711809948e-5, -1.388731625493765e-3, 4.166664568298827e-2)) * z, z,
+               -(z * _F32(0.5))) + _F32(1)
+    sin = _fma(_horner(z, (-1.9515295891e-4, 8.3321608736e-3, -1.6666654611e-1)) * z, x, x)
+    swap = (j & 2) != 0
+    sin, cos = np.where(swap, cos, sin), np.where(swap, sin, cos)
+    return np.where((j & 4) != 0, -sin, sin), np.where((~(j - 2) & 4) != 0, -cos, cos)
 
 
 #: The generator behind ``rand``, ``randn``, ``randint``, ``randperm`` and ``nn.init`` unless one is passed.

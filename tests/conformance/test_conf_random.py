@@ -1,4 +1,4 @@
-"""Random numbers: after the same ``manual_seed``, torch's numbers, to the last bit where torch's kernel allows."""
+"""Random numbers: after the same ``manual_seed``, torch's numbers to the last bit."""
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -11,13 +11,14 @@ CASES = {
         print(torch.randn(2, 3, dtype=torch.float64).tolist(), torch.randn(40, dtype=torch.float64)[-3:].tolist())
         print(torch.rand(2, 2), torch.randn(2, 2))
     """,
-    "block-normal-within-the-last-bit": """
+    "block-normal-exact": """
         for seed in (0, 7, 2 ** 40 + 3):
             torch.manual_seed(seed)
             a, b, c = torch.randn(16), torch.randn(33), torch.randn(10, 10)
-            print(a[:4], b[-4:], c[9])
-            val(a, b, c)
-            print(torch.rand(1).tolist())  # the stream is in step after the blocks
+            print(a.tolist(), b[-4:].tolist(), c[9].tolist())
+            print(torch.empty(40).normal_(0.3, 1.7).tolist())
+            print(torch.empty(20, dtype=torch.float64).normal_(-1, 0.3)[:4].tolist())
+            print(torch.empty(5, dtype=torch.float64).uniform_(-0.37, 2.9).tolist(), torch.rand(1).tolist())
     """,
     "integers-and-permutations": """
         torch.manual_seed(3)
