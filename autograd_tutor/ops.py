@@ -41,6 +41,10 @@ def _method(name: str):
                          "detach", "round", "floor", "ceil", "log1p", "expm1", "norm", "prod", "cumsum",
                          "masked_fill", "var", "std"))
 
+# the operations with several outputs, one node for all of them
+split, chunk, unbind = (_method(n) for n in ("split", "chunk", "unbind"))
+__all__ += ["split", "chunk", "unbind"]
+
 
 def rsub(input, other, alpha=1) -> Tensor:
     """``other - alpha * input``: the node of ``1 - x`` (RsubBackward1), or RsubBackward0 for a tensor ``other``."""

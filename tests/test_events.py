@@ -488,3 +488,15 @@ def test_one_copy_per_gradient_is_shared_by_the_events_that_show_it_and_stays_un
     expected = np.exp([1.0, 2.0]) * 3
     x.grad.zero_()  # the learner changes .grad: what was recorded does not move
     np.testing.assert_allclose(acc.after, expected, rtol=1e-6)
+
+
+def test_a_node_with_several_outputs_shows_one_gradient_per_output():
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    with events.record(kinds=["node_executed", "gradient_flowed"]) as trace:
+        a, b, c = x.unbind()
+        (a * 2 + c).backward()
+    unbind = [e for e in trace.of("node_executed") if e.name == "UnbindBackward0"][0]
+    assert [None if g is None else float(g) for g in unbind.grad_outputs] == [2.0, None, 1.0]
+    assert unbind.grad_inputs[0].tolist() == [2.0, 0.0, 1.0]
+    into = [(e.input_nr, float(e.value)) for e in trace.of("gradient_flowed") if e.target_id == unbind.node_id]
+    assert sorted(into) == [(0, 2.0), (2, 1.0)]  # input_nr: which output of the node the gradient is for

@@ -249,3 +249,20 @@ def test_importing_the_package_stays_light():
     code = "import sys, autograd_tutor.viz; print([m for m in ('ipywidgets', 'matplotlib') if m in sys.modules])"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_a_split_is_one_node_that_joins_the_gradients_of_its_pieces():
+    x = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+    with events.record() as trace:
+        a, b, c = x.split([1, 1, 2])
+        loss = (a * 2).sum() + (c ** 2).sum()
+        loss.backward()
+    names = {"x": x, "a": a, "b": b, "c": c, "loss": loss}
+    for model in (GraphModel.from_trace(trace, namespace=names), GraphModel.from_tensor(loss, namespace=names)):
+        split = model.find("SplitWithSizesBackward0")  # no piece's name or value stands for the whole split
+        assert split.value is None and [model.node(e.src).label for e in model.edges_into(split.key)] == ["x"]
+        assert sorted(e.position for e in model.edges_from(split.key)) == [0, 0]
+    steps = [s.text for s in build_steps(GraphModel.from_trace(trace, namespace=names))]
+    assert ("SplitWithSizesBackward0 joins the gradients of its 3 outputs, 2, nothing and [6, 8], and sends "
+            "(4,) [2, 0, 6, …] to x.") in steps
+    assert "PowBackward0 sends [6, 8] to SplitWithSizesBackward0, then frees its saved self." in steps

@@ -231,8 +231,11 @@ def _run(roots, grads, retain_graph, create_graph, inputs, capture):
                         deps[child] = deps.get(child, 0) + 1
 
     buffers = {}
-    for node, g in zip(root_nodes, start):
-        buffers[node] = buffers[node] + g if node in buffers else g
+    for t, node, g in zip(roots, root_nodes, start):
+        if node._outputs:
+            _collect(buffers, node, t._output_nr, g)
+        else:
+            buffers[node] = buffers[node] + g if node in buffers else g
     ready = []
     tie = 0
     for node in dict.fromkeys(root_nodes):
@@ -263,7 +266,10 @@ def _run(roots, grads, retain_graph, create_graph, inputs, capture):
                 g = _tensor_hooks(current, g, create_graph, stepping)
             if targets and current in targets:
                 if capture:
-                    found[targets[current][0]] = g if create_graph else Tensor._make(g)
+                    i, t = targets[current]
+                    value = g[t._output_nr] if current._outputs else g  # one output of a split, say
+                    if value is not None:
+                        found[i] = value if create_graph else Tensor._make(value)
                 if not any(c in needed for c, _ in current.next_functions if c is not None):
                     continue
             if plain and not hooked:
@@ -272,11 +278,14 @@ def _run(roots, grads, retain_graph, create_graph, inputs, capture):
                     if current._saved:
                         current._freed = tuple(current._saved)
                     current._saved = None
-                for (child, _), gi in zip(current.next_functions, grads_in):  # as below, without events
+                for (child, nr), gi in zip(current.next_functions, grads_in):  # as below, without events
                     if child is None or gi is None or (needed is not None and child not in needed):
                         continue
-                    before = buffers.get(child)
-                    buffers[child] = gi if before is None else before + gi
+                    if child._outputs:
+                        _collect(buffers, child, nr, gi)
+                    else:
+                        before = buffers.get(child)
+                        buffers[child] = gi if before is None else before + gi
                     left = deps[child] - 1
                     deps[child] = left
                     if left == 0:
@@ -295,7 +304,9 @@ def _run(roots, grads, retain_graph, create_graph, inputs, capture):
                     if showing:
                         events.GradientFlowed.emit(source_id=current._id, target_id=child._id, input_nr=nr,
                                                    position=position, value=shown[position])
-                    if child in buffers:
+                    if child._outputs:
+                        _collect(buffers, child, nr, gi)
+                    elif child in buffers:
                         buffers[child] = buffers[child] + gi
                         arrived.pop(child, None)  # a sum now: no single event copy stands for it
                     else:
@@ -319,6 +330,14 @@ def _run(roots, grads, retain_graph, create_graph, inputs, capture):
     if listening:
         events.BackwardFinished.emit(root_ids=tuple(t._id for t in roots))
     return found
+
+
+def _collect(buffers: dict, node, nr: int, g) -> None:
+    """Add ``g`` to the gradient of output ``nr`` of a node with several outputs (one list slot per output)."""
+    slots = buffers.get(node)
+    if slots is None:
+        slots = buffers[node] = [None] * node._outputs
+    slots[nr] = g if slots[nr] is None else slots[nr] + g
 
 
 def _copy(g) -> np.ndarray:
@@ -349,12 +368,16 @@ def _run_hooks(hooks: dict, g, create_graph, node, tensor_id, listening, kind="t
     return g
 
 
-def _tensor_hooks(node, g, create_graph, listening):
-    """Before a node runs: hooks registered on its output tensor, then retain_grad (which sees their result)."""
-    hooks = node.__dict__.get("_tensor_hooks")
+def _tensor_hooks(node, g, create_graph, listening, key=""):
+    """Before a node runs: hooks registered on its output tensor, then retain_grad (which sees their result).
+    For a node with several outputs, each output's own hooks on its own gradient (tables named by ``key``)."""
+    if node._outputs and not key:
+        return [None if gk is None else _tensor_hooks(node, gk, create_graph, listening, f"_{k}")
+                for k, gk in enumerate(g)]
+    hooks = node.__dict__.get("_tensor_hooks" + key)
     if hooks:
         g = _run_hooks(hooks, g, create_graph, node, None, listening)
-    ref = node.__dict__.get("_retain")
+    ref = node.__dict__.get("_retain" + key)
     tensor = ref() if ref is not None else None
     if tensor is not None and tensor.grad_fn is node:
         _add_to_grad(tensor, g, create_graph, node, listening)
@@ -416,8 +439,11 @@ def _execute(node, g, create_graph, listening, showing, g_copy=None):
     if showing:  # one copy of each gradient, shared by this event and the gradient_flowed events after it
         copy = _copy if create_graph else events.copy_of  # arrays unless the gradients are Tensors
         shown = tuple([None if x is None else copy(x) for x in grads_in])
-        g_shown = g_copy if g_copy is not None and not pre else _copy(g)
-        events.NodeExecuted.emit(node_id=node._id, name=node.name(), grad_outputs=(g_shown,), grad_inputs=shown)
+        if node._outputs:  # one gradient per output, None where none arrived
+            g_shown = tuple([None if x is None else _copy(x) for x in g])
+        else:
+            g_shown = (g_copy if g_copy is not None and not pre else _copy(g),)
+        events.NodeExecuted.emit(node_id=node._id, name=node.name(), grad_outputs=g_shown, grad_inputs=shown)
     return grads_in, shown
 
 

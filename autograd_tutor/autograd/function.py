@@ -23,7 +23,7 @@ from . import grad_mode
 from .dtypes import LEGACY_NAMES, from_numpy_dtype
 from .hooks import add_hook
 
-__all__ = ["Node", "Function", "AccumulateGrad", "FREED_MESSAGE", "saved_tensors_hooks"]
+__all__ = ["Node", "Function", "MultiOutputFunction", "AccumulateGrad", "FREED_MESSAGE", "saved_tensors_hooks"]
 
 FREED_MESSAGE = (
     "Trying to backward through the graph a second time (or directly access saved tensors after they have "
@@ -51,6 +51,7 @@ class Node:
     """
 
     next_functions: tuple = ()
+    _outputs = 0  # for a node with several outputs (split), how many: the engine keeps a gradient for each
     _hooked = False  # set once the node has hooks or a retained grad: the engine's fast path checks only this
     #: where ``type(node)`` says the class lives: torch's node classes print as ``<class 'MulBackward0'>``
     printed_module = "builtins"
@@ -85,7 +86,11 @@ class Node:
     def _retain_grad_of(self, tensor) -> None:
         """Fill ``tensor.grad`` (this node's output) when the engine reaches this node."""
         self._hooked = True
-        self._retain = weakref.ref(tensor)
+        self.__dict__["_retain" + self._output_key(tensor)] = weakref.ref(tensor)
+
+    def _output_key(self, tensor) -> str:
+        """What tells apart the hook tables of the outputs of a node with several: "" or "_<output_nr>"."""
+        return f"_{tensor._output_nr}" if self._outputs else ""
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} object at {id(self):#x}>"
@@ -379,6 +384,47 @@ class Function(Node):
                                 input_ids=tuple(input_ids), output_id=out._id, constants=tuple(constants),
                                 saved=tuple([(k, s.data.shape) for k, s in saved.items()]) if saved else (),
                                 leaf_nodes=tuple(leaf_nodes))
+
+
+class MultiOutputFunction(Function):
+    """An operation with several outputs (``split``, ``unbind``): one node for all of them, told apart by each
+    output's ``output_nr``, the number beside the node in a consumer's ``next_functions``. The outputs are
+    views of the input. ``forward`` returns a list of arrays; ``backward`` receives a list with one gradient
+    per output (None where none arrived) and returns the input's gradient.
+
+    >>> import autograd_tutor as torch
+    >>> a, b = torch.tensor([1., 2., 3.], requires_grad=True).split(2)
+    >>> a.grad_fn is b.grad_fn, b.output_nr, (b * 2).grad_fn.next_functions[0][1]
+    (True, 1, 1)
+    """
+    is_view = True
+
+    @classmethod
+    def apply(cls, x, **params):
+        record = grad_mode._grad_enabled[0] and x._requires_grad and not grad_mode._inference[0]
+        ctx = cls() if record else _NULL_CTX
+        if record:
+            ctx.needs_input_grad = (True,)
+            ctx._saved = {}
+        pieces = cls.forward(ctx, x, **params)
+        base = x._base if x._base is not None else x
+        outs = tuple([Tensor._make(piece, record, ctx if record else None, x._vbox) for piece in pieces])
+        for nr, out in enumerate(outs):
+            out._base = base
+            if record:
+                out._output_nr = nr
+        if record:
+            ctx.next_functions = (x._edge(),)
+            ctx._meta = ((x._data.shape, x._data.dtype),)
+            ctx._seq = next(_node_seq)
+            ctx._id = next(_ids)
+            ctx._outputs = len(outs)
+        if events._subscribers:
+            if record and outs:
+                ctx._announce((x,), outs[0])
+            for out in outs:
+                out._announce()
+        return outs
 
 
 def _fit(g: np.ndarray, shape: tuple, dtype) -> np.ndarray:

@@ -14,7 +14,7 @@ import warnings
 import numpy as np
 
 from .dtypes import CPP_NAMES, kind_name, result_type
-from .function import FREED_MESSAGE, Function, SavedTensor
+from .function import FREED_MESSAGE, Function, MultiOutputFunction, SavedTensor
 
 __all__: list = []  # used through Tensor methods and torch-level functions, not imported by name
 
@@ -1194,6 +1194,88 @@ class StackBackward0(Function):
         if _is_tensor(g):
             return tuple(g.select(ctx.dim, i) for i in range(n))
         return tuple(np.take(g, i, axis=ctx.dim) for i in range(n))
+
+
+class SplitBackward0(MultiOutputFunction):
+    """``x.split(size, dim)``: pieces of ``size`` along ``dim`` (the last may be shorter), views of x;
+    dx = the pieces' gradients joined again, zeros for a piece that received none."""
+
+    @staticmethod
+    def forward(ctx, x, split_size, dim):
+        d = x._data
+        length = d.shape[dim]
+        if split_size < 0:
+            raise RuntimeError(f"split expects split_size be non-negative, but got split_size={split_size}")
+        if split_size == 0 and length:
+            raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {length}")
+        sizes = [min(split_size, length - start) for start in range(0, length, split_size or 1)] or [0]
+        ctx.save(self_sym_sizes=d.shape, split_size=split_size, dim=dim)
+        ctx._sizes = sizes
+        return _pieces(d, sizes, dim)
+
+    @staticmethod
+    def backward(ctx, grads):
+        return _join(ctx, grads, ctx._sizes)
+
+
+class SplitWithSizesBackward0(SplitBackward0):
+    """``x.split([s0, s1, ...], dim)``: pieces of the sizes given;  dx = their gradients joined again."""
+
+    @staticmethod
+    def forward(ctx, x, split_sizes, dim):
+        d = x._data
+        if any(s < 0 for s in split_sizes):
+            raise RuntimeError("split_with_sizes expects split_sizes have only non-negative entries, but got "
+                               f"split_sizes={list(split_sizes)}")
+        if sum(split_sizes) != d.shape[dim]:
+            raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {d.shape[dim]} (input "
+                               f"tensor's size at dimension {dim}), but got split_sizes={list(split_sizes)}")
+        ctx.save(self_sym_sizes=d.shape, split_sizes=split_sizes, dim=dim)
+        ctx._sizes = list(split_sizes)
+        return _pieces(d, split_sizes, dim)
+
+
+class UnbindBackward0(MultiOutputFunction):
+    """``x.unbind(dim)`` (and ``for row in x``): the slices along ``dim``, views of x without that dim;
+    dx = the slices' gradients stacked again, zeros for a slice that received none."""
+
+    @staticmethod
+    def forward(ctx, x, dim):
+        d = x._data
+        ctx.save(dim=dim)
+        return [d[(slice(None),) * dim + (i,)] for i in range(d.shape[dim])]
+
+    @staticmethod
+    def backward(ctx, grads):
+        return _join(ctx, grads, None)
+
+
+def _pieces(d: np.ndarray, sizes: list, dim: int) -> list:
+    """Views of ``d``, consecutive along ``dim``, of the given sizes."""
+    starts = np.cumsum([0, *sizes]).tolist()
+    return [d[(slice(None),) * dim + (slice(a, b),)] for a, b in zip(starts, starts[1:])]
+
+
+def _join(ctx, grads: list, sizes) -> object:
+    """The gradient of a split (``sizes`` of its pieces) or, with ``sizes`` None, of an unbind: the outputs'
+    gradients joined along ``ctx.dim``, zeros standing in for the missing ones (Tensors, recorded, under
+    create_graph)."""
+    shape, dtype = ctx._meta[0]
+    dim = ctx.dim
+    parts = []
+    for i, g in enumerate(grads):
+        if g is None:
+            piece = list(shape)
+            del piece[dim]
+            if sizes is not None:
+                piece.insert(dim, sizes[i])
+            g = np.zeros(piece, dtype)
+        parts.append(g)
+    if not any(_is_tensor(g) for g in parts):
+        return np.concatenate(parts, axis=dim) if sizes is not None else np.stack(parts, axis=dim)
+    from .tensor import Tensor
+    parts = [g if _is_tensor(g) else Tensor._make(g) for g in parts]
+    return (CatBackward0 if sizes is not None else StackBackward0).apply(*parts, dim=dim)
 
 
 # ---------------------------------------------------------------- indexing

@@ -174,6 +174,7 @@ class Tensor:
     _acc = None
     _wrapped = False
     _inference = False
+    _output_nr = 0  # which output of its grad_fn this tensor is (split's pieces: 0, 1, ...)
 
     @classmethod
     def _make(cls, data, requires_grad: bool = False, grad_fn=None, vbox=None) -> "Tensor":
@@ -206,7 +207,7 @@ class Tensor:
         """This tensor's entry in a consumer's ``next_functions``."""
         fn = self._grad_fn
         if fn is not None:
-            return (fn, 0)
+            return (fn, self._output_nr)
         if self._requires_grad:
             ref = self._acc  # the leaf's AccumulateGrad while a graph holds it (accumulate_node, written out)
             node = ref() if ref is not None else None
@@ -308,7 +309,7 @@ class Tensor:
             if self._hooks is None:
                 self._hooks = {}
             return add_hook(self._hooks, hook)
-        return add_hook(self.grad_fn._hook_table("_tensor_hooks"), hook)
+        return add_hook(self.grad_fn._hook_table("_tensor_hooks" + self.grad_fn._output_key(self)), hook)
 
     def register_post_accumulate_grad_hook(self, hook):
         """Call ``hook(tensor)`` after a leaf's ``.grad`` was updated."""
@@ -432,9 +433,43 @@ class Tensor:
         return self._data.shape[0]
 
     def __iter__(self):
+        """Rows, as torch gives them: ``unbind(0)``, so one UnbindBackward0 node for all of them."""
         if not self._data.ndim:
             raise TypeError("iteration over a 0-d tensor")
-        return (self[i] for i in range(self._data.shape[0]))
+        return iter(self.unbind(0))
+
+    @property
+    def output_nr(self) -> int:
+        """Which output of its ``grad_fn`` this tensor is: 0, except for the pieces of ``split`` and friends."""
+        return self._output_nr
+
+    def split(self, split_size, dim=0):
+        """Pieces of ``split_size`` along ``dim`` (the last one shorter), or of the sizes in a list: views
+        sharing one SplitBackward0 (SplitWithSizesBackward0) node."""
+        if self._data.ndim == 0:
+            raise RuntimeError("split expects at least a 1-dimensional tensor")
+        dim = _dim(dim, self._data.ndim)
+        if isinstance(split_size, (list, tuple)):
+            return F.SplitWithSizesBackward0.apply(self, split_sizes=tuple(int(s) for s in split_size), dim=dim)
+        return F.SplitBackward0.apply(self, split_size=int(split_size), dim=dim)
+
+    def chunk(self, chunks, dim=0):
+        """``chunks`` pieces of (nearly) equal size along ``dim``: ``split`` with size ceil(size / chunks)."""
+        if chunks <= 0:
+            raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+        if self._data.ndim == 0:
+            raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+        dim = _dim(dim, self._data.ndim)
+        size = self._data.shape[dim]
+        if size == 0:  # torch's special case: ``chunks`` empty pieces
+            return self.split([0] * chunks, dim)
+        return self.split(-(-size // chunks), dim)
+
+    def unbind(self, dim=0):
+        """The slices along ``dim``, that dim removed: views sharing one UnbindBackward0 node."""
+        if self._data.ndim == 0:
+            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+        return F.UnbindBackward0.apply(self, dim=_dim(dim, self._data.ndim))
 
     def __bool__(self) -> bool:
         if self._data.size != 1:
@@ -1081,6 +1116,12 @@ class Tensor:
             return
         if self._requires_grad and self.grad_fn is None:
             raise RuntimeError(LEAF_INPLACE)
+        fn = self._grad_fn
+        if fn is not None and fn._outputs:
+            raise RuntimeError(f"Output {self._output_nr} of {fn.name()[:-len('Backward0')]} is a view and is "
+                               "being modified inplace. This view is the output of a function that returns "
+                               "multiple views. Such functions do not allow the output views to be modified "
+                               "inplace. You should replace the inplace operation by an out-of-place one.")
         base = self._base
         if base is not None and base._requires_grad:
             if base.grad_fn is None:

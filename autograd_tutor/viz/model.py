@@ -55,7 +55,7 @@ _REP_LIMIT = 200_000  # folded ids remembered (older ones are forgotten)
 class VizNode:
     """One node of a drawing. ``label`` is what narration and tables call it (the variable name first)."""
     __slots__ = ("key", "kind", "op", "name", "tensor_id", "value", "grad", "saved", "saved_state",
-                 "inputs", "layer", "slot", "index", "hidden", "root", "shape")
+                 "inputs", "layer", "slot", "index", "hidden", "root", "shape", "several")
 
     def __init__(self, key: int, kind: str, op: str = "", tensor_id: Optional[int] = None,
                  value: Optional[Value] = None) -> None:
@@ -73,6 +73,7 @@ class VizNode:
         self.hidden = 0                # nodes folded into this one
         self.root = False
         self.shape = value.shape if value is not None else None
+        self.several = False           # an op with several outputs (split): no one variable or value names it
 
     @property
     def label(self) -> str:
@@ -348,11 +349,16 @@ class GraphModel:
     def _tensor_created(self, e) -> None:
         if not e.is_leaf:
             node = self._nodes.get(e.grad_fn_id)
-            if node is not None and node.value is None:
+            if node is None or node.several:
+                return
+            if node.tensor_id not in (None, e.tensor_id):  # a second output (split): no one value stands for it
+                node.several = True
+                node.value = node.shape = node.tensor_id = None
+            elif node.value is None:
                 node.value = Value.of(e.value)
                 node.shape = node.value.shape
                 node.tensor_id = e.tensor_id
-                self._touch(node.key)
+            self._touch(node.key)
             return
         if not self.grow:
             return
@@ -541,8 +547,9 @@ class GraphModel:
             fn = getattr(t, "grad_fn", None)
             key = self._key(fn if fn is not None else t, create=False)
             node = self._nodes.get(key)
-            if node is None or key in found:
-                continue
+            if (node is None or key in found or node.several or getattr(t, "output_nr", 0)
+                    or getattr(fn, "_outputs", 0)):
+                continue  # a piece of a split does not name the split node
             found[key] = name
             self._refresh(node, t)
             if fn is not None and node.key not in self._enriched:

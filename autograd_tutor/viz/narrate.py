@@ -79,10 +79,19 @@ def start_sentence(number: int, root: str, grad: str, retain: bool) -> str:
     return f"Backward pass {number} starts at {root} with the gradient {grad} (∂{root}/∂{root} = 1){keep}."
 
 
+def gradient_text(value) -> str:
+    """A gradient's text, or "nothing" for an output that received none (a piece of a split left unused)."""
+    return "nothing" if value is None else value.text
+
+
 def node_sentence(op: str, received: Sequence[str], total: str, flows: Sequence[tuple],
-                  saved: Optional[tuple]) -> str:
-    """``flows`` holds ``(target, local derivative text or None, gradient sent)`` per edge."""
-    head = f"{op} adds up {_sum(received, total)} and " if len(received) > 1 else f"{op} "
+                  saved: Optional[tuple], several: bool = False) -> str:
+    """``flows`` holds ``(target, local derivative text or None, gradient sent)`` per edge; ``several``: the
+    node has several outputs (``split``), and ``received`` holds one gradient per output, in order."""
+    if several:
+        head = f"{op} joins the gradients of its {len(received)} outputs, {joined(list(received), '')}, and "
+    else:
+        head = f"{op} adds up {_sum(received, total)} and " if len(received) > 1 else f"{op} "
     if not flows:
         body = "sends no gradient further"
     elif all(local == "1" for _, local, _ in flows):

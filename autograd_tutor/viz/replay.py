@@ -121,10 +121,15 @@ class _Pass:
         model = self.model
         key = model.key_of_node(r.node_id)
         node = model.node(key) if key is not None else None
-        total = r.grad_outputs[0].text
-        received = [v.text for v in self.incoming.pop(key, None) or [r.grad_outputs[0]]]
+        several = len(r.grad_outputs) > 1  # split, unbind: one gradient per output, joined rather than added
+        incoming = self.incoming.pop(key, None)
+        if several:
+            received, total = [narrate.gradient_text(v) for v in r.grad_outputs], ""
+        else:
+            total = r.grad_outputs[0].text
+            received = [v.text for v in incoming or [r.grad_outputs[0]]]
         labels = [self.input_label(k) for k in node.inputs] if node is not None else []
-        step = Step("node", "", key, total=_fan_in(received, total), number=self.number)
+        step = Step("node", "", key, total="" if several else _fan_in(received, total), number=self.number)
         flows, saved = [], None
         for f in following:
             if f.kind == "saved_tensors_freed":
@@ -132,7 +137,7 @@ class _Pass:
                 continue
             target = model.key_of_node(f.target_id)
             local = narrate.local_formula(r.name, f.position, labels)
-            if local is None and f.value.scalar is not None and r.grad_outputs[0].scalar:
+            if local is None and not several and f.value.scalar is not None and r.grad_outputs[0].scalar:
                 local = _num(f.value.scalar / r.grad_outputs[0].scalar)
             if f.value.size != 1 and local not in ("1", None):
                 local = None  # an array times a formula does not read well: name the result only
@@ -149,7 +154,7 @@ class _Pass:
             before = self.saved_now.get(key, "saved")
             self.saved_now[key] = saved[0]
             step.saved.append((key, before, saved[0]))
-        step.text = narrate.node_sentence(r.name, received, total, flows, saved)
+        step.text = narrate.node_sentence(r.name, received, total, flows, saved, several)
         self.steps.append(step)
 
     def input_label(self, key: int) -> Optional[str]:
