@@ -292,13 +292,24 @@ def _run(roots, grads, retain_graph, create_graph, inputs, capture):
                         heappush(ready, (-child._seq, tie, child))
                         tie += 1
             else:
-                grads_in, shown = _execute(current, g, create_graph, stepping, showing,
-                                           None if hooked else arrived.pop(current, None))
+                g_copy = arrived.pop(current, None)
+                if hooked:
+                    grads_in, shown = _execute(current, g, create_graph, stepping, showing)
+                else:  # _execute without hooks, written out: the loop that records every event runs this
+                    grads_in = current._run(g, create_graph)
+                    shown = None
+                    if showing:
+                        shown = _shown(grads_in, create_graph)
+                        events.NodeExecuted.emit(node_id=current._id, name=current.name(),
+                                                 grad_outputs=_shown_outputs(current, g, g_copy),
+                                                 grad_inputs=shown)
                 if not retain_graph:
                     freed = current._release()
-                    if stepping and freed:
+                    if freed:
                         events.SavedTensorsFreed.emit(node_id=current._id, name=current.name(), names=freed)
-                for position, ((child, nr), gi) in enumerate(zip(current.next_functions, grads_in)):
+                position = -1
+                for (child, nr), gi in zip(current.next_functions, grads_in):
+                    position += 1
                     if child is None or gi is None or (needed is not None and child not in needed):
                         continue
                     if showing:
@@ -424,10 +435,9 @@ def _posthooks(post: dict, node, grads_in: tuple, g, create_graph, listening) ->
     return grads_in
 
 
-def _execute(node, g, create_graph, listening, showing, g_copy=None):
+def _execute(node, g, create_graph, listening, showing):
     """Run one function node with its pre- and post-hooks; return the gradients for its inputs (and, when
-    events ``showing`` them are wanted, the copies of them that those events carry). ``g_copy`` is an event copy
-    of ``g`` already made, if any."""
+    events ``showing`` them are wanted, the copies of them that those events carry)."""
     pre = node.__dict__.get("_pre_hooks")
     if pre:
         g = _prehooks(pre, node, g, create_graph, listening)
@@ -436,15 +446,25 @@ def _execute(node, g, create_graph, listening, showing, g_copy=None):
     if post:
         grads_in = _posthooks(post, node, grads_in, g, create_graph, listening)
     shown = None
-    if showing:  # one copy of each gradient, shared by this event and the gradient_flowed events after it
-        copy = _copy if create_graph else events.copy_of  # arrays unless the gradients are Tensors
-        shown = tuple([None if x is None else copy(x) for x in grads_in])
-        if node._outputs:  # one gradient per output, None where none arrived
-            g_shown = tuple([None if x is None else _copy(x) for x in g])
-        else:
-            g_shown = (g_copy if g_copy is not None and not pre else _copy(g),)
-        events.NodeExecuted.emit(node_id=node._id, name=node.name(), grad_outputs=g_shown, grad_inputs=shown)
+    if showing:
+        shown = _shown(grads_in, create_graph)
+        events.NodeExecuted.emit(node_id=node._id, name=node.name(), grad_outputs=_shown_outputs(node, g, None),
+                                 grad_inputs=shown)
     return grads_in, shown
+
+
+def _shown(grads: list, create_graph: bool) -> tuple:
+    """One event copy of each gradient, shared by node_executed and the gradient_flowed events after it."""
+    copy = _copy if create_graph else events.copy_of  # arrays unless the gradients are Tensors
+    return tuple([None if x is None else copy(x) for x in grads])
+
+
+def _shown_outputs(node, g, g_copy) -> tuple:
+    """What node_executed shows as the gradients a node received: ``g_copy`` (an event copy of ``g`` already
+    made) or a copy of ``g``; for a node with several outputs, one per output (None where none arrived)."""
+    if node._outputs:
+        return tuple([None if x is None else _copy(x) for x in g])
+    return (g_copy if g_copy is not None else _copy(g),)
 
 
 def _accumulate(node, g, targets, found, capture, inputs, create_graph, listening, g_copy=None) -> None:

@@ -368,22 +368,26 @@ class Function(Node):
     def _announce(self, inputs, out) -> None:
         if not events.wanted(events.NodeCreated):
             return
-        next_ids, input_ids, constants, leaf_nodes = [], [], [], []
-        for (node, nr), t in zip(self.next_functions, inputs):
+        # tuples grown in place: for the one or two inputs of nearly every node, cheaper than lists and tuple()
+        next_ids = leaf_nodes = input_ids = constants = saved = ()
+        for node, nr in self.next_functions:
             if node is None:
-                next_ids.append((None, nr))
+                next_ids += ((None, nr),)
             else:
-                next_ids.append((node._id, nr))
+                next_ids += ((node._id, nr),)
                 if type(node) is AccumulateGrad:
-                    leaf_nodes.append((node._id, node.variable._id))
-            wrapped = t._wrapped
-            input_ids.append(None if wrapped else t._id)
-            constants.append(t._data.item() if wrapped else None)
-        saved = self._saved
-        events.NodeCreated.emit(node_id=self._id, name=self.name(), next_functions=tuple(next_ids),
-                                input_ids=tuple(input_ids), output_id=out._id, constants=tuple(constants),
-                                saved=tuple([(k, s.data.shape) for k, s in saved.items()]) if saved else (),
-                                leaf_nodes=tuple(leaf_nodes))
+                    leaf_nodes += ((node._id, node.variable._id),)
+        for t in inputs:
+            if t._wrapped:
+                input_ids += (None,)
+                constants += (t._data.item(),)
+            else:
+                input_ids += (t._id,)
+                constants += (None,)
+        for name, s in (self._saved or {}).items():
+            saved += ((name, s.data.shape),)
+        events.NodeCreated.emit(node_id=self._id, name=self.name(), next_functions=next_ids, input_ids=input_ids,
+                                output_id=out._id, constants=constants, saved=saved, leaf_nodes=leaf_nodes)
 
 
 class MultiOutputFunction(Function):
