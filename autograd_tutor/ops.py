@@ -18,7 +18,8 @@ __all__ = ["add", "sub", "rsub", "mul", "div", "pow", "neg", "reciprocal", "exp"
            "matmul", "mm", "mv", "dot", "reshape", "flatten", "t", "transpose", "permute", "unsqueeze", "squeeze",
            "cat", "concat", "stack", "softmax", "log_softmax", "argmax", "argmin", "square", "numel", "is_tensor",
            "allclose", "equal", "eq", "ne", "lt", "le", "gt", "ge", "sign", "isnan", "clone", "detach",
-           "round", "floor", "ceil", "log1p", "expm1", "norm", "prod", "cumsum", "masked_fill", "var", "std"]
+           "round", "floor", "ceil", "log1p", "expm1", "norm", "prod", "cumsum", "masked_fill", "var", "std",
+           "flip", "gather", "amax", "amin", "logsumexp", "relu_"]
 
 
 def _method(name: str):
@@ -32,14 +33,24 @@ def _method(name: str):
 (add, sub, mul, div, pow, neg, reciprocal, exp, log, tanh, sigmoid, relu, sqrt, abs, sin, cos, clamp, clip,
  maximum, minimum, max, min, sum, mean, matmul, mm, mv, dot, reshape, flatten, t, transpose, permute, unsqueeze,
  squeeze, softmax, log_softmax, argmax, argmin, square, numel, allclose, equal, eq, ne, lt, le, gt, ge, sign,
- isnan, clone, detach, round, floor, ceil, log1p, expm1, norm, prod, cumsum, masked_fill, var, std) = (
+ isnan, clone, detach, round, floor, ceil, log1p, expm1, norm, prod, cumsum, masked_fill, var, std, gather, amax,
+ amin, logsumexp, relu_) = (
     _method(n) for n in ("add", "sub", "mul", "div", "pow", "neg", "reciprocal", "exp", "log", "tanh", "sigmoid",
                          "relu", "sqrt", "abs", "sin", "cos", "clamp", "clip", "maximum", "minimum", "max", "min",
                          "sum", "mean", "matmul", "mm", "mv", "dot", "reshape", "flatten", "t", "transpose",
                          "permute", "unsqueeze", "squeeze", "softmax", "log_softmax", "argmax", "argmin", "square",
                          "numel", "allclose", "equal", "eq", "ne", "lt", "le", "gt", "ge", "sign", "isnan", "clone",
                          "detach", "round", "floor", "ceil", "log1p", "expm1", "norm", "prod", "cumsum",
-                         "masked_fill", "var", "std"))
+                         "masked_fill", "var", "std", "gather", "amax", "amin", "logsumexp", "relu_"))
+
+
+def flip(input, dims=None) -> Tensor:
+    """``input`` reversed along each of ``dims`` (a list or tuple, as torch requires here)."""
+    if dims is None:
+        raise TypeError('flip() missing 1 required positional arguments: "dims"')
+    if isinstance(dims, int):
+        raise TypeError("flip(): argument 'dims' (position 2) must be tuple of ints, not int")
+    return _wrap(input).flip(dims)
 
 # the operations with several outputs, one node for all of them
 split, chunk, unbind = (_method(n) for n in ("split", "chunk", "unbind"))

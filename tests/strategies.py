@@ -84,6 +84,13 @@ OPS = {
     "sum_dim": Op("{0}.sum(dim={dim}, keepdim={keepdim})", 1, _reduced, lambda s: _dims(s) if s else None),
     "mean_dim": Op("{0}.mean({dim}, keepdim={keepdim})", 1, _reduced, lambda s: _dims(s) if s else None),
     "matmul": Op("{0} @ {1}", 2, _matmul),
+    "logsumexp": Op("torch.logsumexp({0}, {dim}, keepdim={keepdim})", 1, _reduced, lambda s: _dims(s) if s else None),
+    "flip": Op("{0}.flip({dim})", 1, _same, lambda s: _dims(s) if s else None),
+    "repeat": Op("{0}.repeat(2, *[1] * {0}.dim())", 1, lambda a: (2,) + a),
+    "gelu": Op("torch.nn.functional.gelu({0})", 1, _same),
+    "silu": Op("torch.nn.functional.silu({0})", 1, _same),
+    "softplus": Op("torch.nn.functional.softplus({0}, 2)", 1, _same),
+    "elu": Op("torch.nn.functional.elu({0})", 1, _same),  # smooth at 0 for alpha = 1
 }
 
 #: Leaf shapes: they broadcast with each other in most pairs, and (2, 3) @ (3, 2) and friends multiply.

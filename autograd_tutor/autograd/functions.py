@@ -451,6 +451,8 @@ class ReluBackward0(Function):
 
     @staticmethod
     def forward(ctx, x):
+        if x._data.dtype == np.bool_:
+            raise RuntimeError("Boolean inputs not supported for relu")
         return np.maximum(x._data, 0).astype(x._data.dtype, copy=False)
 
     @staticmethod
@@ -480,6 +482,8 @@ class AbsBackward0(Function):
 
     @staticmethod
     def forward(ctx, x):
+        if x._data.dtype == np.bool_:
+            raise NotImplementedError('"abs_cpu" not implemented for \'Bool\'')
         ctx.save(self=x)
         return np.abs(x._data)
 
@@ -1440,6 +1444,18 @@ class MulBackward1(Function):
         return _scaled(g, ctx.other)
 
 
+class AddBackward1(Function):
+    """z = x + c for a number c, as torch's formulas add (``add.Scalar``);  dz/dx = 1."""
+
+    @staticmethod
+    def forward(ctx, x, other):
+        return x._data + other
+
+    @staticmethod
+    def backward(ctx, g):
+        return g
+
+
 def _tanh_grad(g: np.ndarray, y: np.ndarray) -> np.ndarray:
     """g * (1 - y**2); for float32 tensors printed in full, 1 - y**2 is rounded once (torch's fused multiply-add)."""
     if y.dtype == _FLOAT32 and y.size <= EXACT_UP_TO:
@@ -1598,27 +1614,69 @@ class ScatterBackward0(Function):
     @staticmethod
     def backward(ctx, gg):
         if _is_tensor(gg):
-            return None, GatherBackward0.apply(gg, dim=ctx.dim, index=ctx.index)
+            from .tensor import Tensor
+            return None, GatherBackward0.apply(gg, dim=ctx.dim, index=Tensor._make(ctx.index))
         return None, np.take_along_axis(gg, ctx.index, ctx.dim)
 
 
+def _along(index: np.ndarray, dim: int) -> tuple:
+    """The NumPy key that reads ``x[..., index[i, j, k], ...]`` into position (i, j, k): ``index`` on axis
+    ``dim``, the position itself on every other axis (so ``index`` may be smaller than x there)."""
+    key = list(np.ogrid[tuple(slice(n) for n in index.shape)])
+    key[dim] = index
+    return tuple(key)
+
+
 class GatherBackward0(Function):
-    """z = x gathered at ``index`` along dim;  dx = g written back at the index."""
+    """z[i][j] = x[i][index[i][j]] (for dim = 1);  dx = zeros with g added back at the index (repeats add up)."""
+    saved_names = ("self", "index")
 
     @staticmethod
     def forward(ctx, x, dim, index):
-        ctx.save(dim=dim, index=index, self_sym_sizes=x._data.shape)
-        return np.take_along_axis(x._data, index, dim)
+        ctx.save(index=index, self=x, dim=dim, sparse_grad=False)
+        return _gather(x._data, dim, index._data)
 
     @staticmethod
     def backward(ctx, g):
-        if _is_tensor(g):
+        t = _is_tensor(g)
+        index, x = ctx._unpack("index", t), ctx._unpack("self", False)
+        if t:  # torch: zeros.scatter_add(dim, index, grad)
             from .tensor import Tensor
-            zeros = Tensor._make(np.zeros(ctx.self_sym_sizes, g._data.dtype))
-            return ScatterBackward0.apply(zeros, g, dim=ctx.dim, index=ctx.index)
-        out = np.zeros(ctx.self_sym_sizes, g.dtype)
-        np.put_along_axis(out, ctx.index, g, ctx.dim)
+            zeros = Tensor._make(np.zeros(np.shape(x), g._data.dtype))
+            return ScatterAddBackward0.apply(zeros, g, dim=ctx.dim, index=index)
+        return _scatter_add(np.zeros(np.shape(x), g.dtype), ctx.dim, np.asarray(index), g)
+
+
+def _gather(d: np.ndarray, dim: int, index: np.ndarray) -> np.ndarray:
+    """``d`` read at ``index`` along ``dim`` (a 0-dim ``d`` or ``index`` reads like a vector of one element)."""
+    if not d.ndim or not index.ndim:
+        return d.reshape(-1)[index.reshape(-1)].reshape(index.shape)
+    return d[_along(index, dim)]
+
+
+def _scatter_add(out: np.ndarray, dim: int, index: np.ndarray, src) -> np.ndarray:
+    """``out`` with ``src`` added in at ``index`` along ``dim`` (in place; repeated indices add up)."""
+    if not out.ndim or not index.ndim:
+        np.add.at(out.reshape(-1), index.reshape(-1), np.reshape(src, -1))  # a view: writes into out
         return out
+    np.add.at(out, _along(index, dim), src)
+    return out
+
+
+class ScatterAddBackward0(Function):
+    """z = x with src added at ``index`` along dim, the backward of gather;  dz/dx = gg,  dz/dsrc = gg gathered."""
+    saved_names = ("index",)
+
+    @staticmethod
+    def forward(ctx, x, src, dim, index):
+        ctx.save(dim=dim, index=index)
+        return _scatter_add(x._data.copy(), dim, index._data, src._data)
+
+    @staticmethod
+    def backward(ctx, gg):
+        if _is_tensor(gg):
+            return gg, GatherBackward0.apply(gg, dim=ctx.dim, index=ctx._unpack("index", True))
+        return gg, _gather(gg, ctx.dim, np.asarray(ctx._unpack("index", False)))
 
 
 # ---------------------------------------------------------------- more reductions and elementwise ops
@@ -1868,3 +1926,111 @@ def _count(x, dims) -> int:
     """How many elements each reduction over ``dims`` combines."""
     shape = np.shape(x)
     return int(np.prod([shape[i] for i in dims])) if dims is not None else int(np.size(x))
+
+
+# ---------------------------------------------------------------- flip, repeat, amax / amin, logsumexp
+# Their backward formulas are made of recorded operations, so create_graph=True works through them.
+
+class FlipBackward0(Function):
+    """z = x reversed along each dim in ``dims``;  dx = g flipped back the same way (a flip undoes itself)."""
+
+    @staticmethod
+    def forward(ctx, x, dims):
+        ctx.save(dims=dims)
+        d = x._data
+        return np.flip(d, dims).copy() if d.ndim else d.copy()
+
+    @staticmethod
+    def backward(ctx, g):
+        if _is_tensor(g):
+            return FlipBackward0.apply(g, dims=ctx.dims)
+        return np.flip(g, ctx.dims) if np.ndim(g) else g
+
+
+class RepeatBackward0(Function):
+    """z = x tiled ``repeats[i]`` times along dim i (x's shape padded with leading 1s first);
+    dx = g summed over the copies: over the new leading dims, then over the copies within each dim."""
+
+    @staticmethod
+    def forward(ctx, x, repeats):
+        ctx.save(repeats=repeats, self_sym_sizes=x._data.shape)
+        return np.tile(x._data, repeats)
+
+    @staticmethod
+    def backward(ctx, g):
+        """torch's repeat_backward: one sum per new leading dim, then a reshape that gives each repeated dim
+        a (copies, size) pair of dims, and one sum over the copies."""
+        repeats, sizes = ctx.repeats, ctx.self_sym_sizes
+        if 0 in repeats:
+            return np.zeros(sizes, g._data.dtype if _is_tensor(g) else g.dtype)
+        for _ in range(len(repeats) - len(sizes)):
+            g = g.sum(0)
+        shape, copies = [], []
+        for r, n in zip(repeats[len(repeats) - len(sizes):], sizes):
+            if r != 1:
+                copies.append(len(shape))
+                shape.append(r)
+            shape.append(n)
+        return g.reshape(shape).sum(tuple(copies)) if copies else g
+
+
+class AmaxBackward0(Function):
+    """z = the largest x along ``dim`` (along all dims when it is empty);  the gradient goes to the entries
+    equal to z, shared evenly among ties:  dx = g [x == z] / (number of ties)."""
+    saves_result = True
+    saved_names = ("self",)
+    reduce = staticmethod(np.max)
+
+    @classmethod
+    def forward(cls, ctx, x, dim, keepdim):
+        ctx.save(self=x, dim=dim, keepdim=keepdim)
+        return np.asarray(cls.reduce(x._data, axis=dim or None, keepdims=keepdim))
+
+    @staticmethod
+    def backward(ctx, g):
+        """torch's formula: g and z put back in x's shape (a view), then (g / count) * mask."""
+        x, z = np.asarray(ctx._unpack("self", False)), np.asarray(ctx._unpack("result", False))
+        dims = ctx.dim
+        if not ctx.keepdim:
+            kept = [1 if i in dims else n for i, n in enumerate(x.shape)] if dims else []
+            g, z = g.reshape(kept), z.reshape(kept)
+        mask = z == x
+        count = mask.sum(axis=dims or None, keepdims=True)
+        if _is_tensor(g):
+            from .tensor import Tensor
+            return g / Tensor._make(count) * Tensor._make(mask)
+        with np.errstate(divide="ignore", invalid="ignore"):  # a nan maximum matches nothing: nan, as torch
+            return g / count.astype(g.dtype) * mask
+
+
+class AminBackward0(AmaxBackward0):
+    """z = the smallest x along ``dim``;  the gradient goes to the entries equal to z, shared evenly among ties."""
+    reduce = staticmethod(np.min)
+
+
+class LogsumexpBackward0(Function):
+    """z = log(sum(exp(x))) along ``dim``, computed as m + log(sum(exp(x - m))) with m = max(x), so that exp
+    cannot overflow;  dz/dx = exp(x - z) = softmax(x) along dim."""
+    saves_result = True
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x, dim, keepdim):
+        ctx.save(self=x, dim=dim, keepdim=keepdim)
+        d, axis = _float(x), dim or None
+        with np.errstate(divide="ignore"):  # the log of an empty sum: -inf, as torch
+            if not d.size:
+                return np.log(np.exp(d).sum(axis=axis, keepdims=keepdim))
+            m = d.max(axis=axis, keepdims=True)
+            m = np.where(np.isinf(m), 0, m).astype(d.dtype)  # an infinite max is not subtracted (inf - inf)
+            s = _rounded(np.exp, d - m).sum(axis=axis, keepdims=keepdim)
+            return _rounded(np.log, s) + m.reshape(np.shape(s))
+
+    @staticmethod
+    def backward(ctx, g):
+        t = _is_tensor(g)
+        x, z = ctx._unpack("self", t), ctx._unpack("result", t)
+        if not ctx.keepdim and np.ndim(x._data if t else x):  # torch's unsqueeze_multiple, dim by dim
+            for d in ctx.dim:
+                g, z = (g.unsqueeze(d), z.unsqueeze(d)) if t else (np.expand_dims(g, d), np.expand_dims(z, d))
+        return g * ((x - z).exp() if t else _rounded(np.exp, x - z))

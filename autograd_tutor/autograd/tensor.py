@@ -143,6 +143,17 @@ def _shape_args(size) -> tuple:
     return tuple(int(s) for s in size)
 
 
+def _int_args(args: tuple, value, fn: str, name: str) -> tuple:
+    """``x.flip(0, 1)``, ``x.flip((0, 1))`` and ``x.flip(dims=[0, 1])`` all mean (0, 1), as torch reads them."""
+    if value is not None:
+        args = (value,)
+    if not args:
+        raise TypeError(f'{fn}() missing 1 required positional arguments: "{name}"')
+    if len(args) > 1 and not all(isinstance(a, numbers.Integral) for a in args):
+        raise TypeError(f"{fn}() takes 1 positional argument but {len(args)} were given")
+    return _shape_args(args)
+
+
 _NO_EDGE = (None, 0)  # a consumer's next_functions entry for an input that needs no gradient
 
 
@@ -775,6 +786,75 @@ class Tensor:
         _broadcast_shape(self._data.shape, mask.shape)
         return F.MaskedFillBackward0.apply(self, mask=mask, value=value)
 
+    def flip(self, *args, dims=None):
+        """The entries in reverse order along each of ``dims``: ``x.flip(0)``, ``x.flip(0, 1)``, ``x.flip([0, 1])``."""
+        dims = _int_args(args, dims, "flip", "dims")
+        return F.FlipBackward0.apply(self, dims=self._dims(dims) if dims else ())
+
+    def repeat(self, *args, repeats=None):
+        """The tensor tiled ``repeats[i]`` times along dim i; extra leading repeats add new leading dims."""
+        repeats = _int_args(args, repeats, "repeat", "repeats")
+        if len(repeats) < self.ndim:
+            raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of "
+                               "tensor")
+        padded = (1,) * (len(repeats) - self.ndim) + self._data.shape
+        shape = [n * r for n, r in zip(padded, repeats)]
+        for n in shape:
+            if n < 0:
+                raise RuntimeError(f"Trying to create tensor with negative dimension {n}: {shape}")
+        return F.RepeatBackward0.apply(self, repeats=repeats)
+
+    def gather(self, dim, index=None, *, sparse_grad=False):
+        """``out[i][j] = self[i][index[i][j]]`` for dim = 1: along ``dim``, the entry that ``index`` names."""
+        if index is None:
+            raise TypeError('gather() missing 1 required positional arguments: "index"')
+        if not isinstance(dim, int):
+            raise TypeError(f"gather(): argument 'dim' (position 1) must be int, not {type(dim).__name__}")
+        if not isinstance(index, Tensor):
+            raise TypeError(f"gather(): argument 'index' (position 2) must be Tensor, not {type(index).__name__}")
+        if sparse_grad:
+            raise NotImplementedError("autograd_tutor has no sparse tensors: call gather with sparse_grad=False")
+        d, i = _dim(dim, self.ndim), index._data
+        if i.dtype not in (np.int64, np.int32):
+            raise RuntimeError("gather(): Expected dtype int32/int64 for index")
+        if max(i.ndim, 1) != max(self.ndim, 1):
+            raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+        for k in range(min(i.ndim, self.ndim)):
+            if k != d and i.shape[k] > self.shape[k]:
+                raise RuntimeError(f"Size does not match at dimension {k} expected index {list(index.shape)} to be "
+                                   f"no larger than self {list(self.shape)} apart from dimension {d}")
+        n = self.shape[d] if self.ndim else 1
+        bad = i[(i < 0) | (i >= n)]
+        if bad.size:
+            raise RuntimeError(f"index {bad[0]} is out of bounds for dimension {d} with size {n}")
+        return F.GatherBackward0.apply(self, dim=d, index=index)
+
+    def amax(self, dim=(), keepdim=False):
+        return self._amax(F.AmaxBackward0, "amax", dim, keepdim)
+
+    def amin(self, dim=(), keepdim=False):
+        return self._amax(F.AminBackward0, "amin", dim, keepdim)
+
+    def _amax(self, fn, name: str, dim, keepdim: bool):
+        """amax/amin: over ``dim`` (every dim when it is empty or None), with torch's errors for empty tensors."""
+        dims = () if dim is None or (not isinstance(dim, int) and not len(dim)) else self._dims(dim)
+        if not dims and not self._data.size:
+            raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify "
+                               "the reduction dim with the 'dim' argument.")
+        for d, given in zip(dims, (dim,) if isinstance(dim, int) else dim or ()):
+            if not self._data.shape[d]:
+                raise IndexError(f"{name}(): Expected reduction dim {given} to have non-zero size.")
+        return fn.apply(self, dim=dims, keepdim=keepdim)
+
+    def logsumexp(self, dim=None, keepdim=False):
+        """log(sum(exp(x))) along ``dim``, without overflow: the smooth maximum behind log_softmax."""
+        if dim is None:
+            raise TypeError('logsumexp() missing 1 required positional arguments: "dim"')
+        dims = () if not isinstance(dim, int) and not len(dim) else self._dims(dim)
+        if not dims and self.ndim and not keepdim:  # torch adds the max, kept as [1, 1], into a 0-dim sum
+            raise RuntimeError(f"output with shape [] doesn't match the broadcast shape {[1] * self.ndim}")
+        return F.LogsumexpBackward0.apply(self, dim=dims, keepdim=keepdim)
+
     def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
         return self._spread_stat(F.VarBackward0, dim, unbiased, keepdim, correction)
 
@@ -1184,6 +1264,9 @@ class Tensor:
     def exp_(self):
         return self._inplace(lambda s: s.exp())
 
+    def relu_(self):
+        return self._inplace(lambda s: s.relu())
+
     def zero_(self):
         return self._inplace(F.ZeroBackward0.apply)
 
@@ -1232,6 +1315,11 @@ def _is_advanced(k) -> bool:
         (isinstance(k, Tensor) and k._data.dtype == bool)
 
 
+def _is_bool_scalar(k) -> bool:
+    """A Python bool or a 0-dim bool tensor, which adds a dim when used as an index."""
+    return isinstance(k, (bool, np.bool_)) or (isinstance(k, Tensor) and k._data.dtype == bool and not k._data.ndim)
+
+
 def _index_array(k) -> np.ndarray:
     if isinstance(k, Tensor):
         if k._data.dtype.kind == "f":
@@ -1257,22 +1345,28 @@ def _refuse_0_dim_index(key: tuple) -> None:
 def _index(t: Tensor, key: tuple, single_slice: bool = False) -> Tensor:
     """``t[key]`` recorded as torch records it, in two steps.
 
-    1. Ints, slices, None and ``...``: one view node each (Select, Slice, Unsqueeze). Inside a tuple a slice of
+    1. Ints, slices, None and ``...``: one view node each (Select, Slice, Unsqueeze); ``True`` and ``False`` an
+       Unsqueeze too, then index it in step 2 with [0] or []. Inside a tuple a slice of
        everything (``x[:, 1]``) records nothing; a key that records nothing at all (``x[...]``, ``x[:, :]``) is
        an alias, while a lone slice (``x[:]``) is always a SliceBackward0.
     2. Lists, index tensors and masks, all together: one IndexBackward0 on the result of step 1, which saves
        them as ``_saved_indices`` (None for each dimension they leave alone).
     """
-    if t.ndim == 0 and any(k is not None and k is not Ellipsis and not isinstance(k, (bool, np.bool_)) for k in key):
+    flags = [_is_bool_scalar(k) for k in key]
+    if t.ndim == 0 and any(k is not None and k is not Ellipsis and not f for k, f in zip(key, flags)):
         _refuse_0_dim_index(key)
-    arrays = {i: _index_array(k) for i, k in enumerate(key) if _is_advanced(k)}
+    arrays = {i: _index_array(k) for i, k in enumerate(key) if _is_advanced(k) and not flags[i]}
     used = sum(a.ndim if a.dtype == bool else 1 for a in arrays.values()) + \
-        sum(1 for i, k in enumerate(key) if i not in arrays and k is not None and k is not Ellipsis)
+        sum(1 for i, k in enumerate(key) if i not in arrays and k is not None and k is not Ellipsis and not flags[i])
     if used > t.ndim:
         raise IndexError(f"too many indices for tensor of dimension {t.ndim}")
     out, dim, advanced, covered = t, 0, [], 0  # covered: the dims of ``out`` that ``advanced`` accounts for
     for i, k in enumerate(key):
-        if i in arrays:
+        if flags[i]:  # x[True]: a new dim of size 1 there, indexed by [0] (by [] for False: size 0), as torch does
+            out = out.unsqueeze(dim)
+            advanced += [slice(None)] * (dim - covered) + [np.array([0] if k else [], np.int64)]
+            dim = covered = dim + 1
+        elif i in arrays:
             arr = arrays[i]
             advanced += [slice(None)] * (dim - covered) + [arr]
             if arr.dtype == bool:

@@ -13,9 +13,10 @@
 """
 from . import functional, init
 from .module import Module
-from .modules import (CrossEntropyLoss, Flatten, Identity, Linear, LogSoftmax, MSELoss, NLLLoss, ReLU, Sequential,
-                      Sigmoid, Softmax, Tanh)
+from .modules import (ELU, GELU, CrossEntropyLoss, Flatten, Identity, LeakyReLU, Linear, LogSoftmax, MSELoss, NLLLoss,
+                      ReLU, Sequential, Sigmoid, SiLU, Softmax, Softplus, Tanh)
 from .parameter import Parameter
 
-__all__ = ["Parameter", "Module", "Identity", "Linear", "Flatten", "Sequential", "ReLU", "Tanh", "Sigmoid", "Softmax",
-           "LogSoftmax", "MSELoss", "NLLLoss", "CrossEntropyLoss", "functional", "init"]
+__all__ = ["Parameter", "Module", "Identity", "Linear", "Flatten", "Sequential", "ReLU", "LeakyReLU", "GELU", "SiLU",
+           "Softplus", "ELU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "MSELoss", "NLLLoss", "CrossEntropyLoss",
+           "functional", "init"]

@@ -19,10 +19,12 @@ import numpy as np
 
 from ..autograd.dtypes import CPP_NAMES, kind_name
 from ..autograd.tensor import Tensor, _broadcast_shape
-from ._functions import (REDUCTIONS, AddmmBackward0, DivBackward1, MaskedFillBackward0, MseLossBackward0,
-                         MulBackward1, NllLossBackward0)
+from ._functions import (REDUCTIONS, AddmmBackward0, DivBackward1, EluBackward0, EluBackward1, GeluBackward0,
+                         LeakyReluBackward0, LeakyReluBackward1, MaskedFillBackward0, MseLossBackward0, MulBackward1,
+                         NllLossBackward0, SiluBackward0, SoftplusBackward0)
 
-__all__ = ["linear", "relu", "tanh", "sigmoid", "softmax", "log_softmax", "mse_loss", "nll_loss", "cross_entropy"]
+__all__ = ["linear", "relu", "relu_", "leaky_relu", "leaky_relu_", "gelu", "silu", "softplus", "elu", "elu_", "tanh",
+           "sigmoid", "softmax", "log_softmax", "mse_loss", "nll_loss", "cross_entropy"]
 
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
@@ -52,8 +54,68 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
     """max(x, 0), elementwise; ``inplace=True`` overwrites ``input``."""
     if inplace:
-        return input._inplace(lambda before: before.relu())
+        return input.relu_()
     return input.relu()
+
+
+def relu_(input: Tensor) -> Tensor:
+    """``relu(input, inplace=True)``."""
+    return input.relu_()
+
+
+def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
+    """x where x > 0, else negative_slope * x: negative inputs keep a small gradient instead of none.
+
+    >>> import autograd_tutor as torch
+    >>> leaky_relu(torch.tensor([-2., 3.]), 0.1)
+    tensor([-0.2000,  3.0000])
+    """
+    if inplace:  # the node then saves the result, not the overwritten input
+        return input._inplace(lambda before: LeakyReluBackward1.apply(before, negative_slope=negative_slope))
+    return LeakyReluBackward0.apply(input, negative_slope=negative_slope)
+
+
+def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:
+    """``leaky_relu(input, negative_slope, inplace=True)``."""
+    return leaky_relu(input, negative_slope, inplace=True)
+
+
+def gelu(input: Tensor, *, approximate: str = "none") -> Tensor:
+    """x * Phi(x), Phi the standard normal CDF (``approximate='tanh'``: its tanh approximation).
+
+    >>> import autograd_tutor as torch
+    >>> gelu(torch.tensor([-1., 0., 1.]))
+    tensor([-0.1587,  0.0000,  0.8413])
+    """
+    if not isinstance(approximate, str):
+        raise TypeError(f"gelu(): argument 'approximate' must be str, not {type(approximate).__name__}")
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    return GeluBackward0.apply(input, approximate=approximate)
+
+
+def silu(input: Tensor, inplace: bool = False) -> Tensor:
+    """x * sigmoid(x) (also called swish)."""
+    if inplace:
+        return input._inplace(lambda before: SiluBackward0.apply(before, saved=before.clone()))
+    return SiluBackward0.apply(input)
+
+
+def softplus(input: Tensor, beta: float = 1, threshold: float = 20) -> Tensor:
+    """log(1 + exp(beta * x)) / beta, a smooth relu; x itself where beta * x > threshold."""
+    return SoftplusBackward0.apply(input, beta=beta, threshold=threshold)
+
+
+def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    """x where x > 0, else alpha * (exp(x) - 1): smooth at 0 for alpha = 1, saturating at -alpha."""
+    if inplace:  # the node then saves the result, not the overwritten input
+        return input._inplace(lambda before: EluBackward1.apply(before, alpha=alpha))
+    return EluBackward0.apply(input, alpha=alpha)
+
+
+def elu_(input: Tensor, alpha: float = 1) -> Tensor:
+    """``elu(input, alpha, inplace=True)``."""
+    return elu(input, alpha, inplace=True)
 
 
 def tanh(input: Tensor) -> Tensor:
