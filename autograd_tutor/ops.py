@@ -30,6 +30,16 @@ def _method(name: str):
     return fn
 
 
+# ---- more math, matrices, sorting and comparisons: each the Tensor method of the same name (one block);
+# from here on ``any`` and ``all`` are torch's, not Python's builtins (as ``sum`` and ``max`` are)
+_MORE = ("rsqrt", "log2", "log10", "tan", "atan", "asin", "acos", "sinh", "cosh", "erf", "trunc", "frac", "arctan",
+         "arcsin", "arccos", "fix", "addmm", "outer", "ger", "diag", "trace", "tril", "triu", "sort", "argsort", "topk",
+         "any", "all", "nonzero", "isclose")
+__all__ += list(_MORE)
+(rsqrt, log2, log10, tan, atan, asin, acos, sinh, cosh, erf, trunc, frac, arctan, arcsin, arccos, fix, addmm, outer,
+ ger, diag, trace, tril, triu, sort, argsort, topk, any, all, nonzero, isclose) = (_method(n) for n in _MORE)
+
+
 (add, sub, mul, div, pow, neg, reciprocal, exp, log, tanh, sigmoid, relu, sqrt, abs, sin, cos, clamp, clip,
  maximum, minimum, max, min, sum, mean, matmul, mm, mv, dot, reshape, flatten, t, transpose, permute, unsqueeze,
  squeeze, softmax, log_softmax, argmax, argmin, square, numel, allclose, equal, eq, ne, lt, le, gt, ge, sign,

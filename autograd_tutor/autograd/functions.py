@@ -528,7 +528,8 @@ class SignBackward0(Function):
 
     @staticmethod
     def forward(ctx, x):
-        return np.sign(x._data)
+        d = x._data
+        return d.copy() if d.dtype == np.bool_ else np.sign(d)  # a bool is its own sign
 
     @staticmethod
     def backward(ctx, g):
@@ -1449,7 +1450,7 @@ class AddBackward1(Function):
 
     @staticmethod
     def forward(ctx, x, other):
-        return x._data + other
+        return x._data + x._data.dtype.type(other)
 
     @staticmethod
     def backward(ctx, g):

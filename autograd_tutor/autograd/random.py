@@ -65,7 +65,7 @@ class Generator:
         """Restart the generator from ``seed`` (any int; as in torch, only its low 32 bits seed the twister)."""
         seed = int(seed)
         if not -2 ** 63 <= seed < 2 ** 64:
-            raise RuntimeError(f"Overflow when unpacking long long")
+            raise RuntimeError("Overflow when unpacking long long")
         self._seed = seed % 2 ** 64
         self._bits.state = {"bit_generator": "MT19937", "state": {"key": _mt_key(self._seed), "pos": 624}}
         self._next_normal = None  # the second value of a Box-Muller pair, kept for the next scalar draw

@@ -24,6 +24,7 @@ import numpy as np
 from .. import events
 from . import functions as F
 from . import grad_mode, random
+from . import more_functions as M
 from ._printing import format_tensor
 from .dtypes import CPP_NAMES, LEGACY_NAMES, TORCH_NAMES, dtype as _dtype, from_numpy_dtype, kind_name
 from .function import _ids, accumulate_node
@@ -73,9 +74,11 @@ class _ReturnType(tuple):
 
 
 class return_types:
-    """Result types of ``max(dim)`` and ``min(dim)``, printed as torch prints them."""
+    """Result types of ``max(dim)``, ``min(dim)``, ``sort`` and ``topk``, printed as torch prints them."""
     max = type("max", (_ReturnType,), {"_name": "max"})
     min = type("min", (_ReturnType,), {"_name": "min"})
+    sort = type("sort", (_ReturnType,), {"_name": "sort"})
+    topk = type("topk", (_ReturnType,), {"_name": "topk"})
 
 
 _warned_once: set = set()
@@ -520,6 +523,177 @@ class Tensor:
         if self._data.ndim == 0:
             return self._data.item().__format__(spec)
         return object.__format__(self, spec) if spec else repr(self)
+
+    # ------------------------------------------------------------ more math, matrices, sorting, new_* (one block)
+    def rsqrt(self):
+        return M.RsqrtBackward0.apply(self)
+
+    def log2(self):
+        return M.Log2Backward0.apply(self)
+
+    def log10(self):
+        return M.Log10Backward0.apply(self)
+
+    def tan(self):
+        return M.TanBackward0.apply(self)
+
+    def atan(self):
+        return M.AtanBackward0.apply(self)
+
+    def asin(self):
+        return M.AsinBackward0.apply(self)
+
+    def acos(self):
+        return M.AcosBackward0.apply(self)
+
+    def sinh(self):
+        return M.SinhBackward0.apply(self)
+
+    def cosh(self):
+        return M.CoshBackward0.apply(self)
+
+    def erf(self):
+        return M.ErfBackward0.apply(self)
+
+    def trunc(self):
+        return M.TruncBackward0.apply(self)
+
+    def frac(self):
+        return M.FracBackward0.apply(self)
+
+    arctan, arcsin, arccos, fix = atan, asin, acos, trunc
+
+    def addmm(self, mat1, mat2, *, beta=1, alpha=1):
+        """beta * self + alpha * (mat1 @ mat2): one AddmmBackward0 node (what ``nn.Linear`` records)."""
+        for name, m in (("mat1", mat1), ("mat2", mat2)):
+            if m.ndim != 2:
+                raise RuntimeError(f"{name} must be a matrix, got {m.ndim}-D tensor")
+        return M.AddmmBackward0.apply(self, mat1, mat2, beta=beta, alpha=alpha)
+
+    def outer(self, vec2):
+        """The outer product v w^T: torch computes it as ``v.reshape(-1, 1) * w`` (ViewBackward0, MulBackward0)."""
+        for name, v in (("self", self), ("vec2", vec2)):
+            if v.ndim != 1:
+                raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {v.ndim}-D")
+        return self.reshape(-1, 1) * vec2
+
+    ger = outer
+
+    def diag(self, diagonal=0):
+        """A vector on the diagonal of a new matrix (DiagEmbedBackward0), or a matrix's diagonal as a vector."""
+        if self.ndim == 1:
+            return M.DiagEmbedBackward0.apply(self, offset=diagonal)
+        if self.ndim == 2:
+            return M.DiagonalBackward0_copy.apply(self, offset=diagonal)
+        raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {self.ndim}D")
+
+    def trace(self):
+        if self.ndim != 2:
+            raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {self.ndim}")
+        return M.TraceBackward0.apply(self)
+
+    def tril(self, diagonal=0):
+        if self.ndim < 2:
+            raise RuntimeError("tril: input tensor must have at least 2 dimensions")
+        return M.TrilBackward0.apply(self, diagonal=diagonal)
+
+    def triu(self, diagonal=0):
+        if self.ndim < 2:
+            raise RuntimeError("triu: input tensor must have at least 2 dimensions")
+        return M.TriuBackward0.apply(self, diagonal=diagonal)
+
+    def sort(self, dim=-1, descending=False, **stable):
+        """Sorted values and where they came from, as ``torch.return_types.sort(values, indices)``; the node is
+        SortBackward1 when ``stable=`` is given (torch's other overload), else SortBackward0. (The sort is
+        always stable, as torch's on the CPU.)"""
+        if set(stable) - {"stable"}:
+            raise TypeError(f"sort() got an unexpected keyword argument '{next(iter(set(stable) - {'stable'}))}'")
+        node = M.SortBackward1 if stable else M.SortBackward0
+        axis = _dim(dim, self.ndim)
+        indices = Tensor._make(M.sort_indices(self._data, axis, descending))
+        return return_types.sort((node.apply(self, dim=axis, given_dim=dim, indices=indices), indices))
+
+    def argsort(self, dim=-1, descending=False, stable=False):
+        return Tensor._make(M.sort_indices(self._data, _dim(dim, self.ndim), descending))
+
+    def topk(self, k, dim=-1, largest=True, sorted=True):
+        """The k largest (``largest=False``: smallest) entries along ``dim``, in order, with their indices."""
+        if not isinstance(k, numbers.Integral) or isinstance(k, bool):
+            raise TypeError(f"topk(): argument 'k' (position 1) must be int, not {type(k).__name__}")
+        axis = _dim(dim, self.ndim)
+        if not 0 <= k <= (self.shape[axis] if self.ndim else 1):
+            raise RuntimeError("selected index k out of range")
+        order = M.sort_indices(self._data, axis, largest)
+        indices = Tensor._make(np.take(order, range(k), axis) if self.ndim else order)
+        return return_types.topk((M.TopkBackward0.apply(self, dim=axis, given_dim=dim, indices=indices), indices))
+
+    def any(self, dim=None, keepdim=False):
+        return self._logical(np.any, dim, keepdim)
+
+    def all(self, dim=None, keepdim=False):
+        return self._logical(np.all, dim, keepdim)
+
+    def _logical(self, reduce, dim, keepdim: bool):
+        """any/all over everything or along ``dim``: bool results (uint8 for a uint8 tensor), never recorded."""
+        d = self._data
+        out = reduce(d, axis=None if dim is None else self._dims(dim), keepdims=keepdim)
+        return Tensor._make(np.asarray(out, np.uint8 if d.dtype == np.uint8 else np.bool_))
+
+    def nonzero(self, *, as_tuple=False):
+        """The indices of the non-zero entries: one row per entry (n, ndim), or one index tensor per dim."""
+        if as_tuple:
+            return tuple(Tensor._make(i.astype(np.int64)) for i in np.nonzero(np.atleast_1d(self._data)))
+        return Tensor._make(np.argwhere(self._data).astype(np.int64))
+
+    def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        """|self - other| <= atol + rtol * |other|, elementwise (equal infinities too; nan only with equal_nan)."""
+        if not isinstance(other, Tensor):
+            raise TypeError(f"isclose(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
+        a, b = self._data, other._data
+        if a.dtype != b.dtype:
+            raise RuntimeError(f"{LEGACY_NAMES[a.dtype.name][:-6]} did not match {LEGACY_NAMES[b.dtype.name][:-6]}")
+        for name, tol in (("rtol", rtol), ("atol", atol)):
+            if tol < 0:
+                raise RuntimeError(f"{name} must be greater than or equal to zero, but got {tol:g}")
+        _broadcast_shape(a.shape, b.shape)
+        if a.dtype == np.bool_:
+            a, b = a.astype(np.int8), b.astype(np.int8)
+        return Tensor._make(np.isclose(a, b, rtol, atol, equal_nan))
+
+    def _new(self, fill, args: tuple, size, dtype, requires_grad: bool, name: str) -> "Tensor":
+        from .factories import _leaf, _size
+        if size is None and not args:
+            raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
+        shape = _size(args if size is None else (size,))
+        kind = self._data.dtype if dtype is None else dtype.np
+        return _leaf(np.full(shape, fill, kind), requires_grad)
+
+    def new_ones(self, *args, size=None, dtype=None, device=None, requires_grad=False):
+        """A tensor of ones with this tensor's dtype (unless ``dtype`` is given)."""
+        return self._new(1, args, size, dtype, requires_grad, "new_ones")
+
+    def new_zeros(self, *args, size=None, dtype=None, device=None, requires_grad=False):
+        return self._new(0, args, size, dtype, requires_grad, "new_zeros")
+
+    def new_empty(self, *args, size=None, dtype=None, device=None, requires_grad=False):
+        """Uninitialised memory in torch; zeros here, as ``torch.empty``."""
+        return self._new(0, args, size, dtype, requires_grad, "new_empty")
+
+    def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
+        if not isinstance(size, (tuple, list)):
+            raise TypeError(f"new_full(): argument 'size' (position 1) must be tuple of ints, not "
+                            f"{type(size).__name__}")
+        return self._new(fill_value, (), tuple(size), dtype, requires_grad, "new_full")
+
+    def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
+        """A new leaf holding a copy of ``data``, with this tensor's dtype unless ``dtype`` is given."""
+        from .factories import tensor
+        if isinstance(data, Tensor):
+            warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
+                          "or sourceTensor.detach().clone().requires_grad_(True), rather than "
+                          "tensor.new_tensor(sourceTensor).", UserWarning, stacklevel=2)
+            data = data._data
+        return tensor(data, dtype=self.dtype if dtype is None else dtype, requires_grad=requires_grad)
 
     __hash__ = object.__hash__
 

@@ -19,48 +19,14 @@ import numpy as np
 
 from ..autograd.dtypes import kind_name
 from ..autograd.function import _NULL_CTX, Function
-from ..autograd.functions import (AddBackward1, SigmoidBackwardBackward0, SubBackward0, _float, _is_tensor, _mm,
-                                  _mm_shapes_error, _promote, _rounded, _saved, _strides, _zeros)
+from ..autograd.functions import (AddBackward1, SigmoidBackwardBackward0, SubBackward0, _float, _is_tensor, _promote,
+                                  _rounded, _saved, _zeros)
+from ..autograd.more_functions import erf
 from ..autograd.tensor import Tensor
 
 __all__: list = []  # used through nn.functional
 
 REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}  # torch's Reduction enum, as saved in ``_saved_reduction``
-
-
-class AddmmBackward0(Function):
-    """Z = bias + A @ B (broadcast over rows);  dbias = sum of G over rows,  dA = G @ B.T,  dB = A.T @ G."""
-    saved_names = ("mat1", "mat2")
-
-    @staticmethod
-    def forward(ctx, bias, mat1, mat2):
-        a, b, c = mat1._data, mat2._data, bias._data
-        if a.dtype != b.dtype:
-            raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {kind_name(a)} and {kind_name(b)}")
-        if c.dtype != b.dtype:
-            raise RuntimeError(f"self and mat2 must have the same dtype, but got {kind_name(c)} and {kind_name(b)}")
-        if a.shape[1] != b.shape[0]:
-            raise _mm_shapes_error(a, b)
-        shape = (a.shape[0], b.shape[1])
-        try:
-            fits = c.ndim <= 2 and np.broadcast_shapes(c.shape, shape) == shape
-        except ValueError:
-            fits = False
-        if not fits:
-            Tensor._make(c).expand(*shape)  # raises torch's expand error
-        _, need_a, need_b = ctx.needs_input_grad or (False, False, False)
-        ctx.save(mat1=mat1 if need_b else None, mat2=mat2 if need_a else None, alpha=1, beta=1,
-                 mat1_sym_sizes=a.shape, mat1_sym_strides=_strides(a) if need_a else (),
-                 mat2_sym_sizes=b.shape, mat2_sym_strides=_strides(b) if need_b else ())
-        return _mm(a, b) + c
-
-    @staticmethod
-    def backward(ctx, g):
-        t = _is_tensor(g)
-        saved = _saved(ctx)
-        a = ctx._unpack("mat1", t) if "mat1" in saved else None
-        b = ctx._unpack("mat2", t) if "mat2" in saved else None
-        return g, (_mm(g, b.T) if b is not None else None), (_mm(a.T, g) if a is not None else None)
 
 
 class MseLossBackward0(Function):
@@ -270,16 +236,10 @@ class LeakyReluBackwardBackward0(Function):
         return _leaky_relu_grad(gg, x, ctx.negative_slope), _zeros(gg)
 
 
-_ERF = np.frompyfunc(math.erf, 1, 1)
 _SQRT1_2 = math.sqrt(0.5)
 _PDF = 2 / math.sqrt(math.pi) * math.sqrt(0.5) * 0.5  # 1 / sqrt(2 pi), the normal density at 0 (torch's kBeta)
 _TANH_BETA = math.sqrt(2) * 2 / math.sqrt(math.pi) * 0.5  # sqrt(2 / pi)
 _KAPPA = 0.044715
-
-
-def _erf(d) -> np.ndarray:
-    """erf, elementwise (NumPy has none): Python's math.erf in float64, rounded to d's dtype."""
-    return np.asarray(_ERF(d.astype(np.float64)), np.float64).astype(d.dtype)
 
 
 def _gelu(x, approximate: str):
@@ -288,7 +248,7 @@ def _gelu(x, approximate: str):
         if approximate == "tanh":
             inner = t(_TANH_BETA) * (x + t(_KAPPA) * (x * x * x))
             return t(0.5) * x * (1 + _rounded(np.tanh, inner))
-        return x * t(0.5) * (1 + _erf(x * t(_SQRT1_2)))
+        return x * t(0.5) * (1 + erf(x * t(_SQRT1_2)))
 
 
 def _gelu_grad(g, x, approximate: str):
@@ -301,7 +261,7 @@ def _gelu_grad(g, x, approximate: str):
             inner_derivative = t(_TANH_BETA) * (1 + t(3) * t(_KAPPA) * x_sq)
             right_derivative = t(0.5) * x * (1 - tanh_inner * tanh_inner) * inner_derivative
             return g * (left_derivative + right_derivative)
-        cdf = t(0.5) * (1 + _erf(x * t(_SQRT1_2)))
+        cdf = t(0.5) * (1 + erf(x * t(_SQRT1_2)))
         pdf = t(_PDF) * _rounded(np.exp, x * x * t(-0.5))
         return g * (cdf + x * pdf)
 

@@ -18,13 +18,142 @@ import warnings
 import numpy as np
 
 from ..autograd.dtypes import CPP_NAMES, kind_name
+from ..autograd.more_functions import AddmmBackward0
 from ..autograd.tensor import Tensor, _broadcast_shape
-from ._functions import (REDUCTIONS, AddmmBackward0, DivBackward1, EluBackward0, EluBackward1, GeluBackward0,
+from ._functions import (REDUCTIONS, DivBackward1, EluBackward0, EluBackward1, GeluBackward0,
                          LeakyReluBackward0, LeakyReluBackward1, MaskedFillBackward0, MseLossBackward0, MulBackward1,
                          NllLossBackward0, SiluBackward0, SoftplusBackward0)
 
 __all__ = ["linear", "relu", "relu_", "leaky_relu", "leaky_relu_", "gelu", "silu", "softplus", "elu", "elu_", "tanh",
            "sigmoid", "softmax", "log_softmax", "mse_loss", "nll_loss", "cross_entropy"]
+
+
+# ---- binary cross entropy, L1 and smooth L1 losses, one_hot (one block)
+from ._loss_functions import (BinaryCrossEntropyBackward0, BinaryCrossEntropyWithLogitsBackward0,  # noqa: E402
+                              SmoothL1LossBackward0)
+
+__all__ += ["binary_cross_entropy", "binary_cross_entropy_with_logits", "l1_loss", "smooth_l1_loss", "one_hot"]
+
+
+def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
+                         reduce=None, reduction: str = "mean") -> Tensor:
+    """-w (y log x + (1 - y) log(1 - x)) for probabilities x in [0, 1] and targets y (often 0 or 1), averaged.
+
+    >>> import autograd_tutor as torch
+    >>> binary_cross_entropy(torch.tensor([0.9, 0.2]), torch.tensor([1., 0.]))   # -(log 0.9 + log 0.8) / 2
+    tensor(0.1643)
+    """
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    enum = _reduction_enum(reduction)
+    if target.size() != input.size():
+        raise ValueError(f"Using a target size ({target.size()}) that is different to the input size "
+                         f"({input.size()}) is deprecated. Please ensure they have the same size.")
+    if weight is not None:
+        shape = _broadcast_shape(tuple(target.shape), tuple(weight.shape))
+        if shape != tuple(input.shape):
+            raise RuntimeError(f"output with shape {list(input.shape)} doesn't match the broadcast shape "
+                               f"{list(shape)}")
+        weight = weight.expand(*shape)
+    return BinaryCrossEntropyBackward0.apply(input, target, weight=weight, reduction=enum)
+
+
+def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                                     size_average=None, reduce=None, reduction: str = "mean",
+                                     pos_weight: Tensor | None = None) -> Tensor:
+    """Binary cross entropy of sigmoid(x), computed from the logits x without overflow; ``pos_weight``
+    multiplies the loss of the positive targets (more weight on recall).
+
+    >>> import autograd_tutor as torch
+    >>> binary_cross_entropy_with_logits(torch.tensor([0.]), torch.tensor([1.]))   # -log(sigmoid(0)) = log 2
+    tensor(0.6931)
+    """
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    enum = _reduction_enum(reduction)
+    if target.size() != input.size():
+        raise ValueError(f"Target size ({target.size()}) must be the same as input size ({input.size()})")
+    return BinaryCrossEntropyWithLogitsBackward0.apply(input, target, weight=weight, pos_weight=pos_weight,
+                                                        reduction=enum)
+
+
+def _broadcast_pair(input: Tensor, target: Tensor, size_average, reduce, reduction: str) -> tuple:
+    """l1_loss and smooth_l1_loss: torch's size warning and legacy flags, then both expanded to one shape."""
+    if target.size() != input.size():
+        warnings.warn(f"Using a target size ({target.size()}) that is different to the input size "
+                      f"({input.size()}). This will likely lead to incorrect results due to broadcasting. Please "
+                      "ensure they have the same size.", UserWarning, stacklevel=3)
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    shape = _broadcast_shape(tuple(input.shape), tuple(target.shape))
+    x = input if input.shape == shape else input.expand(*shape)
+    y = target if target.shape == shape else target.expand(*shape)
+    return x, y, reduction
+
+
+def l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",
+            weight: Tensor | None = None) -> Tensor:
+    """Mean absolute error: mean(|x - y|). torch builds it from ops: SubBackward0, AbsBackward0, then
+    MeanBackward0 ('mean') or SumBackward0 ('sum'); d/dx |x - y| = sign(x - y).
+
+    >>> import autograd_tutor as torch
+    >>> l1_loss(torch.tensor([1., 5.]), torch.tensor([2., 2.]))
+    tensor(2.)
+    """
+    x, y, reduction = _broadcast_pair(input, target, size_average, reduce, reduction)
+    if weight is not None:
+        if weight.size() != input.size():
+            raise ValueError("Weights and input must have the same size.")
+        weighted = (x - y).abs() * weight
+        if reduction == "none":
+            return weighted
+        if reduction == "sum":
+            return weighted.sum()
+        if reduction == "mean":
+            return weighted.sum() / weight.sum()
+        raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.")
+    enum = _reduction_enum(reduction)
+    errors = (x - y).abs()
+    return errors if enum == 0 else errors.sum() if enum == 2 else errors.mean()
+
+
+def smooth_l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",
+                   beta: float = 1.0) -> Tensor:
+    """Squared error / (2 beta) for |x - y| < beta, |x - y| - beta / 2 beyond (beta = 0 is the L1 loss).
+
+    >>> import autograd_tutor as torch
+    >>> smooth_l1_loss(torch.tensor([0.5, 3.]), torch.tensor([0., 0.]), reduction="none")
+    tensor([0.1250, 2.5000])
+    """
+    x, y, reduction = _broadcast_pair(input, target, size_average, reduce, reduction)
+    if beta == 0.0:
+        return l1_loss(x, y, reduction=reduction)
+    enum = _reduction_enum(reduction)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    return SmoothL1LossBackward0.apply(x, y, reduction=enum, beta=float(beta))
+
+
+def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
+    """Class indices as rows of zeros with a 1 at the index: shape (*, num_classes), int64.
+
+    >>> import autograd_tutor as torch
+    >>> one_hot(torch.tensor([0, 2]), 3)
+    tensor([[1, 0, 0],
+            [0, 0, 1]])
+    """
+    d = tensor._data
+    if d.dtype != np.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    if num_classes == -1:
+        if not d.size:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        num_classes = int(d.max()) + 1
+    if d.size and d.min() < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    if d.size and d.max() >= num_classes:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    return Tensor._make((d[..., None] == np.arange(num_classes)).astype(np.int64))
 
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:

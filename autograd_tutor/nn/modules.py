@@ -328,3 +328,51 @@ class CrossEntropyLoss(_WeightedLoss):
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.cross_entropy(input, target, weight=self.weight, ignore_index=self.ignore_index,
                                reduction=self.reduction, label_smoothing=self.label_smoothing)
+
+
+# ---------------------------------------------------------------- binary and robust losses (one block)
+__all__ += ["BCELoss", "BCEWithLogitsLoss", "L1Loss", "SmoothL1Loss"]
+
+
+class BCELoss(_WeightedLoss):
+    """Binary cross entropy between probabilities and targets in [0, 1]: ``F.binary_cross_entropy``."""
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.binary_cross_entropy(input, target, weight=self.weight, reduction=self.reduction)
+
+
+class BCEWithLogitsLoss(_Loss):
+    """Sigmoid and binary cross entropy in one stable step: ``F.binary_cross_entropy_with_logits``.
+
+    >>> import autograd_tutor as torch
+    >>> torch.nn.BCEWithLogitsLoss(pos_weight=torch.tensor([2.]))(torch.tensor([0.]), torch.tensor([1.]))
+    tensor(1.3863)
+    """
+
+    def __init__(self, weight: Tensor | None = None, size_average=None, reduce=None, reduction: str = "mean",
+                 pos_weight: Tensor | None = None) -> None:
+        super().__init__(size_average, reduce, reduction)
+        self.register_buffer("weight", weight)
+        self.register_buffer("pos_weight", pos_weight)
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.binary_cross_entropy_with_logits(input, target, self.weight, pos_weight=self.pos_weight,
+                                                  reduction=self.reduction)
+
+
+class L1Loss(_Loss):
+    """Mean absolute error between input and target: ``F.l1_loss`` with this module's ``reduction``."""
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.l1_loss(input, target, reduction=self.reduction)
+
+
+class SmoothL1Loss(_Loss):
+    """Quadratic for errors below ``beta``, linear above: ``F.smooth_l1_loss``."""
+
+    def __init__(self, size_average=None, reduce=None, reduction: str = "mean", beta: float = 1.0) -> None:
+        super().__init__(size_average, reduce, reduction)
+        self.beta = beta
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.smooth_l1_loss(input, target, reduction=self.reduction, beta=self.beta)

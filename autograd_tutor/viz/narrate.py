@@ -41,6 +41,19 @@ FORMULAS = {
     "MeanBackward0": ("1/n",),
     "CloneBackward0": ("1",),
     "ViewBackward0": ("1",),
+    "RsqrtBackward0": ("-1/(2·{0}^(3/2))",),
+    "Log2Backward0": ("1/({0}·ln 2)",),
+    "Log10Backward0": ("1/({0}·ln 10)",),
+    "TanBackward0": ("1 + tan²({0})",),
+    "AtanBackward0": ("1/(1 + {0}²)",),
+    "AsinBackward0": ("1/√(1 - {0}²)",),
+    "AcosBackward0": ("-1/√(1 - {0}²)",),
+    "SinhBackward0": ("cosh({0})",),
+    "CoshBackward0": ("sinh({0})",),
+    "ErfBackward0": ("2/√π·exp(-{0}²)",),
+    "SignBackward0": ("0",),
+    "TruncBackward0": ("0",),
+    "FracBackward0": ("1",),
 }
 
 
