@@ -1021,6 +1021,18 @@ class NormalBackward0(UniformBackward0):
     """``x.normal_(mean, std)``: z = fresh samples, drawn before the call;  dx = 0."""
 
 
+class BernoulliBackward0(UniformBackward0):
+    """``torch.bernoulli(p)``: z = 1 with probability p, else 0 (drawn before the call);  dp = 0."""
+
+
+class BernoulliBackward1(UniformBackward0):
+    """``x.bernoulli_(p)`` for a tensor p: z = fresh 0s and 1s, drawn before the call;  dx = 0."""
+
+
+class BernoulliBackward2(UniformBackward0):
+    """``x.bernoulli_(p)`` for a number p: z = fresh 0s and 1s, drawn before the call;  dx = 0."""
+
+
 class FillBackward2(Function):
     """``x.fill_(c)`` for a number c: z = c everywhere;  dx = 0."""
 

@@ -15,6 +15,7 @@ On top of its 32-bit words, torch builds each distribution in a fixed way, copie
   :func:`_sincos32` repeat step by step.
 - ``randint``: ``low + w % (high - low)``, with two words when the range is ``2**28`` or more.
 - ``randperm``: a Fisher-Yates shuffle, swapping ``i`` with ``i + w % (n - i)``.
+- ``bernoulli`` (and so ``dropout``): a uniform ``u`` per entry, 1 where ``u < p``.
 
 >>> import autograd_tutor as torch
 >>> _ = torch.manual_seed(0)
@@ -141,6 +142,13 @@ class Generator:
         if n % 16:  # torch draws 16 new uniforms for the last 16 places
             data[n - 16:] = _box_muller_16(self._unit(16, dtype).astype(dtype), mean, std)
         return data
+
+    def bernoulli(self, p) -> np.ndarray:
+        """True with probability ``p`` for each entry of ``p`` (an array, or a number for one draw): ``u < p``
+        with ``u`` uniform in ``p``'s dtype (float64 for a number), as torch's ``bernoulli``."""
+        p = np.asarray(p)
+        dtype = p.dtype if p.dtype == np.float32 else np.float64
+        return self._unit(p.size, dtype).reshape(p.shape) < p
 
     def integers(self, n: int, low: int, high: int) -> np.ndarray:
         """``low + w % (high - low)`` as int64, one 32-bit word each (two when the range reaches 2**28)."""

@@ -1454,6 +1454,14 @@ class Tensor:
         return self._random_(lambda gen, n, dtype: gen.normal(n, dtype, mean, std), F.NormalBackward0,
                              "normal_kernel_cpu", generator)
 
+    def bernoulli_(self, p=0.5, *, generator=None):
+        """Fill with 1 (probability ``p``, a number or a tensor of them) or 0, in place: torch's draws."""
+        self._check_inplace()
+        probs, fn = (p._data, F.BernoulliBackward1) if isinstance(p, Tensor) else (float(p), F.BernoulliBackward2)
+        probs = np.broadcast_to(probs, self._data.shape)
+        values = (generator or random.default_generator).bernoulli(probs).astype(self._data.dtype)
+        return self._inplace(lambda s: fn.apply(s, values=values))
+
     def _random_(self, draw, fn, kernel: str, generator):
         d = self._data
         if d.dtype.kind != "f":

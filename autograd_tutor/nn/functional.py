@@ -17,6 +17,7 @@ import warnings
 
 import numpy as np
 
+from ..autograd import random
 from ..autograd.dtypes import CPP_NAMES, kind_name
 from ..autograd.more_functions import AddmmBackward0
 from ..autograd.tensor import Tensor, _broadcast_shape
@@ -24,7 +25,7 @@ from ._functions import (REDUCTIONS, DivBackward1, EluBackward0, EluBackward1, G
                          LeakyReluBackward0, LeakyReluBackward1, MaskedFillBackward0, MseLossBackward0, MulBackward1,
                          NllLossBackward0, SiluBackward0, SoftplusBackward0)
 
-__all__ = ["linear", "relu", "relu_", "leaky_relu", "leaky_relu_", "gelu", "silu", "softplus", "elu", "elu_", "tanh",
+__all__ = ["linear", "dropout", "relu", "relu_", "leaky_relu", "leaky_relu_", "gelu", "silu", "softplus", "elu", "elu_", "tanh",
            "sigmoid", "softmax", "log_softmax", "mse_loss", "nll_loss", "cross_entropy"]
 
 
@@ -178,6 +179,30 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         out = AddmmBackward0.apply(bias, input.view(-1, input.shape[-1]), weight.t())
         return out.view(*input.shape[:-1], out.shape[-1])
     return input.matmul(weight.t()) + bias
+
+
+def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """While training, zero each entry with probability ``p`` and scale the others by 1 / (1 - p), so the
+    expected value stays the same: ``input * mask``, one MulBackward0 whose gradient goes only through the
+    kept entries. The mask is torch's for the same seed. Outside training (``model.eval()``) it returns
+    ``input`` itself.
+
+    >>> import autograd_tutor as torch
+    >>> _ = torch.manual_seed(0)
+    >>> dropout(torch.ones(4), 0.5)
+    tensor([0., 0., 2., 0.])
+    """
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if p == 0 or not training or input.numel() == 0:
+        return input
+    d = input._data
+    if p == 1:
+        mask = np.zeros((), d.dtype)
+    else:
+        mask = random.default_generator.bernoulli(np.full(d.shape, 1.0 - p)).astype(d.dtype) / d.dtype.type(1.0 - p)
+    mask = Tensor._make(mask)
+    return input.mul_(mask) if inplace else input * mask
 
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:

@@ -26,7 +26,7 @@ from . import init
 from .module import Module
 from .parameter import Parameter
 
-__all__ = ["Identity", "Linear", "Flatten", "Sequential", "ReLU", "LeakyReLU", "GELU", "SiLU", "Softplus", "ELU",
+__all__ = ["Identity", "Linear", "Flatten", "Dropout", "Sequential", "ReLU", "LeakyReLU", "GELU", "SiLU", "Softplus", "ELU",
            "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "MSELoss", "NLLLoss", "CrossEntropyLoss"]
 
 
@@ -237,6 +237,24 @@ class ELU(Module):
 
     def extra_repr(self) -> str:
         return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
+
+
+class Dropout(Module):
+    """Zero each entry with probability ``p`` while training and scale the rest by 1 / (1 - p); pass the input
+    through unchanged after ``model.eval()``."""
+
+    def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
+        super().__init__()
+        if not 0.0 <= p <= 1.0:
+            raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+        self.p = p
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.dropout(input, self.p, self.training, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"p={self.p}, inplace={self.inplace}"
 
 
 class Tanh(Module):

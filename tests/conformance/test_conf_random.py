@@ -76,6 +76,47 @@ CASES = {
         torch.nn.init.normal_(lin.bias, 0, 0.01)
         print(lin.weight, lin.bias)
     """,
+    "bernoulli-and-dropout": """
+        F = torch.nn.functional
+        x = torch.ones(3, requires_grad=True)
+        print(F.dropout(x, 0.5, False) is x, F.dropout(x, 0.) is x)
+        with expect(): F.dropout(x, 1.5)
+        with expect(): torch.nn.Dropout(-0.1)
+        y = F.dropout(x, 1.0)
+        print(y, y.grad_fn._saved_other)
+        torch.manual_seed(0)
+        y = F.dropout(x * 2, 0.3)
+        print(y, y.grad_fn._saved_other, y.grad_fn._saved_self)
+        y.sum().backward()
+        print(x.grad, torch.nn.Dropout(0.3), torch.nn.Dropout(0.3, inplace=True))
+        torch.manual_seed(0)
+        print(torch.bernoulli(torch.full((6,), 0.3)), torch.rand(1), torch.bernoulli(torch.full((6,), 0.3), 0.9))
+        print(F.dropout(torch.ones(4, dtype=torch.float64), 0.5))
+        print(torch.bernoulli(torch.full((3,), 0.5, dtype=torch.float64)))
+        torch.manual_seed(1)
+        nn = torch.nn
+        net = nn.Sequential(nn.Linear(4, 16), nn.ReLU(), nn.Dropout(0.25), nn.Linear(16, 1))
+        print(net)
+        data, target = torch.randn(32, 4), torch.randn(32, 1)
+        opt = torch.optim.SGD(net.parameters(), lr=0.05)
+        for step in range(4):
+            opt.zero_grad()
+            loss = F.mse_loss(net(data), target)
+            loss.backward()
+            opt.step()
+            print(step, round(loss.item(), 4))
+        net.eval()
+        print(net(data[:2]))
+        net.train()
+        print(net(data[:2]))
+        v = torch.ones(5, requires_grad=True) * 1
+        v.bernoulli_(0.5)
+        print(v.grad_fn.name(), v, torch.ones(3, dtype=torch.int64).bernoulli_(0.5))
+        print(torch.bernoulli(torch.full((3,), 0.5, requires_grad=True)).grad_fn.name())
+        q = torch.ones(6)
+        F.dropout(q, 0.5, inplace=True)
+        print(q)
+    """,
 }
 
 
