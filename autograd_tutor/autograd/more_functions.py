@@ -62,31 +62,22 @@ class RsqrtBackward0(Function):
 class Log2Backward0(Function):
     """z = log2(x) = ln(x) / ln(2);  dz/dx = 1 / (x ln 2)."""
     saved_names = ("self",)
+    log, ln_base = np.log2, LN2
 
-    @staticmethod
-    def forward(ctx, x):
+    @classmethod
+    def forward(cls, ctx, x):
         ctx.save(self=x)
-        return _quiet(lambda d: _rounded(np.log2, d), _float(x))
+        return _quiet(lambda d: _rounded(cls.log, d), _float(x))
 
     @staticmethod
     def backward(ctx, g):
         with np.errstate(divide="ignore"):
-            return g / _scaled(ctx._unpack("self", _is_tensor(g)), LN2)
+            return g / _scaled(ctx._unpack("self", _is_tensor(g)), type(ctx).ln_base)
 
 
-class Log10Backward0(Function):
+class Log10Backward0(Log2Backward0):
     """z = log10(x) = ln(x) / ln(10);  dz/dx = 1 / (x ln 10)."""
-    saved_names = ("self",)
-
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save(self=x)
-        return _quiet(lambda d: _rounded(np.log10, d), _float(x))
-
-    @staticmethod
-    def backward(ctx, g):
-        with np.errstate(divide="ignore"):
-            return g / _scaled(ctx._unpack("self", _is_tensor(g)), LN10)
+    log, ln_base = np.log10, LN10
 
 
 class TanBackward0(Function):

@@ -79,7 +79,8 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tens
 
 
 def _broadcast_pair(input: Tensor, target: Tensor, size_average, reduce, reduction: str) -> tuple:
-    """l1_loss and smooth_l1_loss: torch's size warning and legacy flags, then both expanded to one shape."""
+    """mse_loss, l1_loss and smooth_l1_loss: torch's size warning and legacy flags, then both expanded to one
+    shape."""
     if target.size() != input.size():
         warnings.warn(f"Using a target size ({target.size()}) that is different to the input size "
                       f"({input.size()}). This will likely lead to incorrect results due to broadcasting. Please "
@@ -103,16 +104,7 @@ def l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduc
     """
     x, y, reduction = _broadcast_pair(input, target, size_average, reduce, reduction)
     if weight is not None:
-        if weight.size() != input.size():
-            raise ValueError("Weights and input must have the same size.")
-        weighted = (x - y).abs() * weight
-        if reduction == "none":
-            return weighted
-        if reduction == "sum":
-            return weighted.sum()
-        if reduction == "mean":
-            return weighted.sum() / weight.sum()
-        raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.")
+        return _weighted(lambda: (x - y).abs(), weight, input, reduction)
     enum = _reduction_enum(reduction)
     errors = (x - y).abs()
     return errors if enum == 0 else errors.sum() if enum == 2 else errors.mean()
@@ -326,20 +318,18 @@ def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, redu
     >>> mse_loss(torch.tensor([1., 2.]), torch.tensor([1., 4.]))
     tensor(2.)
     """
-    if target.size() != input.size():
-        warnings.warn(f"Using a target size ({target.size()}) that is different to the input size "
-                      f"({input.size()}). This will likely lead to incorrect results due to broadcasting. Please "
-                      "ensure they have the same size.", UserWarning, stacklevel=2)
-    if size_average is not None or reduce is not None:
-        reduction = _legacy_reduction(size_average, reduce)
-    shape = _broadcast_shape(tuple(input.shape), tuple(target.shape))
-    x = input if input.shape == shape else input.expand(*shape)
-    y = target if target.shape == shape else target.expand(*shape)
+    x, y, reduction = _broadcast_pair(input, target, size_average, reduce, reduction)
     if weight is None:
         return MseLossBackward0.apply(x, y, reduction=_reduction_enum(reduction))
+    return _weighted(lambda: (x - y) ** 2, weight, input, reduction)
+
+
+def _weighted(errors, weight: Tensor, input: Tensor, reduction: str) -> Tensor:
+    """A loss with one weight per entry, ``errors() * weight``, reduced as torch reduces it: 'mean' divides by
+    the sum of the weights, not by the number of entries."""
     if weight.size() != input.size():
         raise ValueError("Weights and input must have the same size.")
-    weighted = (x - y) ** 2 * weight
+    weighted = errors() * weight
     if reduction == "none":
         return weighted
     if reduction == "sum":
