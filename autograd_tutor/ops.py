@@ -64,7 +64,8 @@ def flip(input, dims=None) -> Tensor:
 
 # the operations with several outputs, one node for all of them
 split, chunk, unbind = (_method(n) for n in ("split", "chunk", "unbind"))
-__all__ += ["split", "chunk", "unbind"]
+bmm = _method("bmm")
+__all__ += ["split", "chunk", "unbind", "bmm"]
 
 
 def rsub(input, other, alpha=1) -> Tensor:

@@ -925,9 +925,9 @@ class BmmBackward0(Function):
         saved = _saved(ctx)
         b = ctx._unpack("mat2", t) if "mat2" in saved else None
         a = ctx._unpack("self", t) if "self" in saved else None
-        ga = None if b is None else g @ (b.transpose(-1, -2) if t else b.swapaxes(-1, -2))
-        gb = None if a is None else (a.transpose(-1, -2) if t else a.swapaxes(-1, -2)) @ g
-        return ga, gb
+        if t:  # recorded as torch records it: bmm with a transposed operand
+            return (None if b is None else g.bmm(b.transpose(1, 2))), (None if a is None else a.transpose(1, 2).bmm(g))
+        return (None if b is None else g @ b.swapaxes(-1, -2)), (None if a is None else a.swapaxes(-1, -2) @ g)
 
 
 # ---------------------------------------------------------------- shape and copies (no saved tensors)
@@ -949,6 +949,11 @@ class ViewBackward0(Function):
 class UnsafeViewBackward0(ViewBackward0):
     """z = a copy of x with a new shape;  dx = g reshaped back."""
     is_view = False
+
+
+class ReshapeAliasBackward0(ViewBackward0):
+    """``reshape`` of a tensor that is not contiguous but can still be viewed with the new shape (an expanded or
+    sliced one): z = x viewed with new strides;  dx = g reshaped back."""
 
 
 class AliasBackward0(Function):

@@ -122,6 +122,57 @@ def _dim(d: int, ndim: int) -> int:
     return d % n
 
 
+def _should_fold(t1: "Tensor", t2: "Tensor") -> bool:
+    """torch's choice for matmul with one operand of 3 or more dims and the other of 1 or 2: fold the big one's
+    batch into rows (one mm) when the small one requires grad (its gradient is then one mm, not a sum over an
+    expanded batch), or when the big one's batch dims are contiguous and the big one is the left operand."""
+    larger = t1.ndim >= t2.ndim
+    big = t1._data if larger else np.swapaxes(t2._data, -1, -2)  # t2.mT, without recording it
+    if not (big.ndim >= 3 and (t2 if larger else t1).ndim <= 2):
+        return False
+    if (t2 if larger else t1)._requires_grad:
+        return True
+    if t1.ndim == 2:
+        return False
+    if big.size == 0:
+        return True
+    strides = [s // big.itemsize for s in big.strides]
+    return all(strides[i] == strides[i + 1] * big.shape[i + 1] for i in range(big.ndim - 2))
+
+
+def _batched_matmul(t1: "Tensor", t2: "Tensor") -> "Tensor":
+    """matmul with broadcast batch dims, as torch records it: both operands expanded to the common batch shape
+    and flattened into one batch, one BmmBackward0, then viewed back (a 1-D right operand as a column)."""
+    a, b = t1.ndim, t2.ndim
+    n, k = (t1.shape[-2] if a > 1 else 1), t1.shape[-1]
+    k2, p = (t2.shape[-2], t2.shape[-1]) if b > 1 else (t2.shape[0], 1)
+    batch1, batch2 = tuple(t1.shape[:max(a - 2, 0)]), tuple(t2.shape[:max(b - 2, 0)])
+    if a == 3 and b == 3 and batch1[0] != batch2[0]:  # a batch of one that requires grad is squeezed away
+        if batch1[0] == 1 and t1._requires_grad:
+            return t1.squeeze(0).matmul(t2)
+        if batch2[0] == 1 and t2._requires_grad:
+            return t1.matmul(t2.squeeze(0))
+    batch = _broadcast_shape(batch1, batch2)
+    count = int(np.prod(batch))
+    lhs = t1.expand(*batch, n, k).reshape(count, n, k)
+    if b == 1:
+        rhs = t2.expand(*batch, k2).reshape(count, k2).unsqueeze(2)
+    else:
+        rhs = t2.expand(*batch, k2, p).reshape(count, k2, p)
+    out = lhs.bmm(rhs)
+    shape = batch + ((n,) if a > 1 else ()) + ((p,) if b > 1 else ())
+    return F.UnsafeViewBackward0.apply(out.squeeze(-1) if b == 1 else out, shape=shape)
+
+
+def _viewable(d: np.ndarray, shape: tuple) -> bool:
+    """Whether new strides alone give ``d`` the ``shape`` (no copy), the test torch's ``view`` makes."""
+    try:
+        np.reshape(d, shape, copy=False)
+    except ValueError:
+        return False
+    return True
+
+
 def _broadcast_shape(a: tuple, b: tuple) -> tuple:
     """The shape two shapes broadcast to, dim by dim from the right (a missing dim or a 1 takes the other's
     size), or torch's RuntimeError naming the first dim, from the right, that cannot match.
@@ -1146,7 +1197,8 @@ class Tensor:
 
     # ------------------------------------------------------------ matrix products
     def matmul(self, other):
-        """``@``: dot (1-D·1-D), mv (2-D·1-D), mm (2-D·2-D) and their batched forms, named as torch names them."""
+        """``@``: dot (1-D·1-D), mv (2-D·1-D), mm (2-D·2-D), and for more dims torch's graph: the batch folded
+        into the rows of one mm or mv where torch folds it, else the batch dims broadcast, flattened, and one bmm."""
         if type(other) is Tensor and self._data.ndim == 2 and other._data.ndim == 2:  # the common case, first
             return F.MmBackward0.apply(self, other)
         other = _wrap(other)
@@ -1157,28 +1209,33 @@ class Tensor:
             return self.dot(other)
         if a == 2 and b == 1:
             return self.mv(other)
-        if a == 2 and b == 2:
-            return self.mm(other)
         if a == 1 and b == 2:
             return F.SqueezeBackward4.apply(self.unsqueeze(0).mm(other), dims=(0,))
-        if b <= 2 and a >= 3:  # (..., n, k) @ (k, m) or (k,): fold the batch into rows, as torch does
-            rows = self.reshape(-1, self.shape[-1])
-            if b == 1:
-                return F.UnsafeViewBackward0.apply(rows.mv(other), shape=tuple(self.shape[:-1]))
-            return F.UnsafeViewBackward0.apply(rows.mm(other), shape=(*self.shape[:-1], other.shape[-1]))
-        if a >= 3 and b >= 3:  # batches: expand to one batch shape, fold it, bmm, unfold (torch's graph)
-            batch = _broadcast_shape(tuple(self.shape[:-2]), tuple(other.shape[:-2]))
-            if self.shape[:-2] == batch and other.shape[:-2] == batch:
-                n = int(np.prod(batch))
-                lhs = self.expand(*self.shape).reshape(n, *self.shape[-2:])
-                rhs = other.expand(*other.shape).reshape(n, *other.shape[-2:])
-                if self.shape[-1] != other.shape[-2]:
-                    raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
-                                       f"[{n}, {self.shape[-1]}] but got: [{n}, {other.shape[-2]}].")
-                return F.UnsafeViewBackward0.apply(F.BmmBackward0.apply(lhs, rhs),
-                                                   shape=(*batch, self.shape[-2], other.shape[-1]))
-        raise NotImplementedError("autograd_tutor's matmul supports 1-D and 2-D operands, (..., n, k) @ (k, m) or "
-                                  "(k,), and batches of equal shape; reshape or expand the operands to one of these")
+        if a == 2 and b == 2:
+            return self.mm(other)
+        if _should_fold(self, other):  # (..., n, k) @ (k, m) or (k,): one mm or mv on the folded batch
+            transpose = b > a
+            big, small = (other.mT, self.t() if a == 2 else self) if transpose else (self, other)
+            shape = big.shape[:-1]
+            rows = big.reshape(int(np.prod(shape)), big.shape[-1])
+            if small.ndim == 1:
+                return F.UnsafeViewBackward0.apply(rows.mv(small), shape=tuple(shape))
+            out = F.UnsafeViewBackward0.apply(rows.mm(small), shape=(*shape, small.shape[1]))
+            return out.mT.contiguous() if transpose else out
+        return _batched_matmul(self, other)
+
+    def bmm(self, mat2):
+        """Batched matrix product, batch by batch: (b, n, k) @ (b, k, m) -> (b, n, m), one BmmBackward0."""
+        mat2 = _wrap(mat2)
+        if self.ndim != 3:
+            raise RuntimeError("batch1 must be a 3D tensor")
+        if mat2.ndim != 3:
+            raise RuntimeError("batch2 must be a 3D tensor")
+        b, _, k = self._data.shape
+        if mat2._data.shape[:2] != (b, k):
+            raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{b}, {k}] but got: "
+                               f"[{mat2._data.shape[0]}, {mat2._data.shape[1]}].")
+        return F.BmmBackward0.apply(self, mat2)
 
     def mm(self, other):
         if self.ndim != 2:
@@ -1199,14 +1256,19 @@ class Tensor:
 
     # ------------------------------------------------------------ shapes
     def reshape(self, *shape):
+        """A view with the new shape when the data allows one (ViewBackward0, or ReshapeAliasBackward0 for a
+        tensor that is not contiguous), else a copy (CloneBackward0, then UnsafeViewBackward0), as in torch."""
         shape = _shape_args(shape)
         if self._data.flags.c_contiguous:
             return self.view(*shape)
-        return F.UnsafeViewBackward0.apply(self.clone(), shape=self._resolve(shape))
+        shape = self._resolve(shape)
+        if _viewable(self._data, shape):
+            return F.ReshapeAliasBackward0.apply(self, shape=shape)
+        return F.UnsafeViewBackward0.apply(self.clone(), shape=shape)
 
     def view(self, *shape):
         shape = self._resolve(_shape_args(shape))
-        if not self._data.flags.c_contiguous and shape != self._data.shape:
+        if not self._data.flags.c_contiguous and not _viewable(self._data, shape):
             raise RuntimeError("view size is not compatible with input tensor's size and stride (at least one "
                                "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
         return F.ViewBackward0.apply(self, shape=shape)
