@@ -14,6 +14,7 @@ import warnings
 import numpy as np
 
 from .. import events
+from ..devices import check_cpu
 from . import functions as F, grad_mode, random
 from .dtypes import dtype as _dtype, float32, from_numpy_dtype, kind_name
 from .tensor import Tensor
@@ -97,6 +98,7 @@ def _size(size, negative: str = "") -> tuple:
 
 def tensor(data, dtype=None, device=None, requires_grad=False) -> Tensor:
     """A new leaf tensor holding a copy of ``data`` (numbers, nested lists, a NumPy array)."""
+    check_cpu(device)
     if isinstance(data, Tensor):
         warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
                       "sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).",
@@ -114,6 +116,7 @@ def tensor(data, dtype=None, device=None, requires_grad=False) -> Tensor:
 
 def as_tensor(data, dtype=None, device=None) -> Tensor:
     """Like :func:`tensor`, but a tensor of the right dtype or a NumPy array is used without copying."""
+    check_cpu(device)
     if isinstance(data, Tensor) and (dtype is None or dtype.np == data._data.dtype):
         return data
     if isinstance(data, np.ndarray) and (dtype is None or dtype.np == data.dtype):
@@ -129,48 +132,73 @@ def from_numpy(array: np.ndarray) -> Tensor:
     return _leaf(array, False)
 
 
-def full(size, fill_value, dtype=None, requires_grad=False) -> Tensor:
+def _shape(name: str, sizes: tuple, size, device) -> tuple:
+    """The shape given as ``ones(2, 3)``, ``ones((2, 3))`` or ``ones(size=(2, 3))``, on the CPU."""
+    check_cpu(device)
+    if size is not None:
+        if sizes:
+            raise TypeError(f"{name}() got multiple values for argument 'size'")
+        sizes = (size,)
+    return _size(sizes)
+
+
+def _size_tuple(name: str, size, position: int) -> tuple:
+    """A ``size`` argument that torch only takes as a sequence of ints: ``full((2, 3), ...)``."""
+    if not isinstance(size, (tuple, list)):
+        raise TypeError(f"{name}(): argument 'size' (position {position}) must be tuple of ints, not "
+                        f"{type(size).__name__}")
+    return _size((size,))
+
+
+def full(size, fill_value, *, dtype=None, device=None, requires_grad=False) -> Tensor:
     """A tensor of shape ``size`` filled with ``fill_value`` (float32 for floats, int64 for ints)."""
+    check_cpu(device)
     default = _infer(fill_value).dtype
-    return _leaf(np.full(_size(tuple(size) if isinstance(size, (tuple, list)) else (size,)), fill_value,
-                         _np_dtype(dtype, default)), requires_grad)
+    return _leaf(np.full(_size_tuple("full", size, 1), fill_value, _np_dtype(dtype, default)), requires_grad)
 
 
-def ones(*size, dtype=None, requires_grad=False) -> Tensor:
-    return _leaf(np.ones(_size(size), _np_dtype(dtype, float32.np)), requires_grad)
+def ones(*sizes, size=None, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return _leaf(np.ones(_shape("ones", sizes, size, device), _np_dtype(dtype, float32.np)), requires_grad)
 
 
-def zeros(*size, dtype=None, requires_grad=False) -> Tensor:
-    return _leaf(np.zeros(_size(size, "zeros: Dimension size must be non-negative."), _np_dtype(dtype, float32.np)),
-                 requires_grad)
+def zeros(*sizes, size=None, dtype=None, device=None, requires_grad=False) -> Tensor:
+    try:
+        shape = _shape("zeros", sizes, size, device)
+    except RuntimeError as exc:
+        if "negative dimension" not in str(exc):
+            raise
+        raise RuntimeError("zeros: Dimension size must be non-negative.") from None
+    return _leaf(np.zeros(shape, _np_dtype(dtype, float32.np)), requires_grad)
 
 
-def empty(*size, dtype=None, requires_grad=False) -> Tensor:
+def empty(*sizes, size=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     """Uninitialised memory in torch; zeros here, so that results are reproducible."""
-    return _leaf(np.zeros(_size(size), _np_dtype(dtype, float32.np)), requires_grad)
+    return _leaf(np.zeros(_shape("empty", sizes, size, device), _np_dtype(dtype, float32.np)), requires_grad)
 
 
-def _like(t: Tensor, fill, dtype, requires_grad) -> Tensor:
+def _like(t: Tensor, fill, dtype, device, requires_grad) -> Tensor:
+    check_cpu(device)
     return _leaf(np.full(t._data.shape, fill, _np_dtype(dtype, t._data.dtype)), requires_grad)
 
 
-def ones_like(input: Tensor, dtype=None, requires_grad=False) -> Tensor:
-    return _like(input, 1, dtype, requires_grad)
+def ones_like(input: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return _like(input, 1, dtype, device, requires_grad)
 
 
-def zeros_like(input: Tensor, dtype=None, requires_grad=False) -> Tensor:
-    return _like(input, 0, dtype, requires_grad)
+def zeros_like(input: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return _like(input, 0, dtype, device, requires_grad)
 
 
 empty_like = zeros_like
 
 
-def full_like(input: Tensor, fill_value, dtype=None, requires_grad=False) -> Tensor:
-    return _like(input, fill_value, dtype, requires_grad)
+def full_like(input: Tensor, fill_value, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return _like(input, fill_value, dtype, device, requires_grad)
 
 
-def arange(start, end=None, step=1, dtype=None, requires_grad=False) -> Tensor:
+def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False) -> Tensor:
     """``arange(5)`` is 0..4 (int64); any float argument gives float32."""
+    check_cpu(device)
     if end is None:
         start, end = 0, start
     if step == 0:
@@ -180,7 +208,7 @@ def arange(start, end=None, step=1, dtype=None, requires_grad=False) -> Tensor:
     return _leaf(data.astype(_np_dtype(dtype, np.dtype(np.int64) if ints else float32.np)), requires_grad)
 
 
-def linspace(start, end, steps, dtype=None, requires_grad=False) -> Tensor:
+def linspace(start, end, steps, dtype=None, device=None, requires_grad=False) -> Tensor:
     """``steps`` evenly spaced numbers from ``start`` to ``end``, as torch computes them: with
     ``step = (end - start) / (steps - 1)``, the first half is ``start + step * i`` and the second half
     ``end - step * (steps - 1 - i)``, each rounded once (torch's fused multiply-add), so both ends are exact.
@@ -188,6 +216,7 @@ def linspace(start, end, steps, dtype=None, requires_grad=False) -> Tensor:
     >>> linspace(0, 1, 5)
     tensor([0.0000, 0.2500, 0.5000, 0.7500, 1.0000])
     """
+    check_cpu(device)
     if not isinstance(steps, numbers.Integral):
         raise TypeError(f"linspace(): argument 'steps' must be int, not {type(steps).__name__}")
     if steps < 0:
@@ -207,7 +236,8 @@ def linspace(start, end, steps, dtype=None, requires_grad=False) -> Tensor:
     return _leaf(values.astype(dt), requires_grad)
 
 
-def eye(n, m=None, dtype=None, requires_grad=False) -> Tensor:
+def eye(n, m=None, dtype=None, device=None, requires_grad=False) -> Tensor:
+    check_cpu(device)
     return _leaf(np.eye(n, m, dtype=_np_dtype(dtype, float32.np)), requires_grad)
 
 
@@ -224,21 +254,23 @@ def _drawn(draw, size: tuple, requires_grad: bool) -> Tensor:
     return _leaf(draw(int(np.prod(size))).reshape(size), requires_grad)
 
 
-def rand(*size, generator=None, dtype=None, requires_grad=False) -> Tensor:
+def rand(*sizes, size=None, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     """Uniform samples in [0, 1): the numbers torch draws after the same ``manual_seed``."""
+    shape = _shape("rand", sizes, size, device)
     np_dtype = _floating(dtype, "check_uniform_bounds")
     gen = generator or random.default_generator
-    return _drawn(lambda n: gen.uniform(n, np_dtype), _size(size), requires_grad)
+    return _drawn(lambda n: gen.uniform(n, np_dtype), shape, requires_grad)
 
 
-def randn(*size, generator=None, dtype=None, requires_grad=False) -> Tensor:
+def randn(*sizes, size=None, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     """Standard normal samples: the numbers torch draws after the same ``manual_seed``."""
+    shape = _shape("randn", sizes, size, device)
     np_dtype = _floating(dtype, "normal_kernel_cpu")
     gen = generator or random.default_generator
-    return _drawn(lambda n: gen.normal(n, np_dtype), _size(size), requires_grad)
+    return _drawn(lambda n: gen.normal(n, np_dtype), shape, requires_grad)
 
 
-def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, requires_grad=False) -> Tensor:
+def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     """Samples of N(mean, std**2): ``torch.normal(0., 1., (3,))``, or one per element of a mean tensor."""
     gen = generator or random.default_generator
     if isinstance(mean, Tensor) or isinstance(std, Tensor):
@@ -250,22 +282,28 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, requires_gra
         return _leaf((unit * s + m).astype(np_dtype), False)
     if size is None:
         raise TypeError("normal() missing required argument 'size' when mean and std are numbers")
+    check_cpu(device)
+    shape = _size_tuple("normal", size, 3)
     np_dtype = _floating(dtype, "normal_kernel_cpu")
-    return _drawn(lambda n: gen.normal(n, np_dtype, mean, std), _size((size,)), requires_grad)
+    return _drawn(lambda n: gen.normal(n, np_dtype, mean, std), shape, requires_grad)
 
 
-def randint(low, high=None, size=None, *, generator=None, dtype=None, requires_grad=False) -> Tensor:
+def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     """Integers in [low, high) (int64), as torch draws them: ``randint(10, (3,))`` or ``randint(-5, 5, (3,))``."""
     if size is None:
         if high is None:
             raise TypeError("randint() missing required argument 'size' (call it as randint(high, size) or "
                             "randint(low, high, size))")
-        low, high, size = 0, low, high
+        low, high, size, position = 0, low, high, 2
+    else:
+        position = 3
+    check_cpu(device)
+    shape = _size_tuple("randint", size, position)
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
     gen = generator or random.default_generator
     np_dtype = _np_dtype(dtype, np.int64)
-    return _drawn(lambda n: gen.integers(n, int(low), int(high)).astype(np_dtype), _size((size,)), requires_grad)
+    return _drawn(lambda n: gen.integers(n, int(low), int(high)).astype(np_dtype), shape, requires_grad)
 
 
 def bernoulli(input: Tensor, p=None, *, generator=None) -> Tensor:
@@ -279,22 +317,24 @@ def bernoulli(input: Tensor, p=None, *, generator=None) -> Tensor:
     return _leaf(values, False)
 
 
-def randperm(n: int, *, generator=None, dtype=None, requires_grad=False) -> Tensor:
+def randperm(n: int, *, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     """A random permutation of ``0 .. n-1`` (int64), torch's for the same seed."""
+    check_cpu(device)
     gen = generator or random.default_generator
     return _leaf(gen.permutation(int(n)).astype(_np_dtype(dtype, np.int64)), requires_grad)
 
 
-def rand_like(input: Tensor, dtype=None, requires_grad=False) -> Tensor:
-    return rand(*input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
+def rand_like(input: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return rand(*input.shape, dtype=dtype or input.dtype, device=device, requires_grad=requires_grad)
 
 
-def randn_like(input: Tensor, dtype=None, requires_grad=False) -> Tensor:
-    return randn(*input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
+def randn_like(input: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return randn(*input.shape, dtype=dtype or input.dtype, device=device, requires_grad=requires_grad)
 
 
-def randint_like(input: Tensor, low=0, high=None, *, dtype=None, requires_grad=False) -> Tensor:
+def randint_like(input: Tensor, low=0, high=None, *, dtype=None, device=None, requires_grad=False) -> Tensor:
     """``randint`` with ``input``'s shape and dtype: ``randint_like(x, 10)`` draws from [0, 10)."""
     if high is None:
         low, high = 0, low
-    return randint(low, high, input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
+    return randint(low, high, tuple(input.shape), dtype=dtype or input.dtype, device=device,
+                   requires_grad=requires_grad)

@@ -22,6 +22,7 @@ import warnings
 import numpy as np
 
 from .. import events
+from ..devices import CPU, check_cpu
 from . import functions as F
 from . import grad_mode, random
 from . import more_functions as M
@@ -443,8 +444,9 @@ class Tensor:
         return from_numpy_dtype(self._data.dtype)
 
     @property
-    def device(self) -> str:
-        return "cpu"
+    def device(self):
+        """Always the CPU: ``device(type='cpu')``."""
+        return CPU
 
     @property
     def ndim(self) -> int:
@@ -765,13 +767,14 @@ class Tensor:
     def to(self, *args, **kwargs) -> "Tensor":
         """Convert to a dtype (``x.to(torch.float64)``); devices other than the CPU do not exist here."""
         target = kwargs.get("dtype")
+        check_cpu(kwargs.get("device"))
         for a in args:
             if isinstance(a, _dtype):
                 target = a
             elif isinstance(a, Tensor):
                 target = a.dtype
-            elif str(a) != "cpu":
-                raise RuntimeError(f"autograd_tutor runs on the CPU only; got device {a!r}")
+            else:
+                check_cpu(a)
         if target is None or target.np == self._data.dtype:
             return self
         if target.np.kind not in "fc":  # an integer or bool result has no gradient: torch records nothing
@@ -809,6 +812,10 @@ class Tensor:
 
     def cpu(self):
         return self
+
+    def cuda(self, device=None, non_blocking=False):
+        """There is no GPU here: the error a CPU-only torch raises."""
+        check_cpu("cuda")
 
     def clone(self) -> "Tensor":
         return F.CloneBackward0.apply(self)

@@ -216,3 +216,39 @@ CASES = {
 @pytest.mark.parametrize("name", CASES)
 def test_basics(conform, name):
     conform(CASES[name])
+
+
+DEVICE_CASES = {
+    "the-usual-device-lines": """
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        print(device, repr(device), device.type, device.index, torch.cuda.is_available(), torch.cuda.device_count())
+        x = torch.ones(2, 3, device=device).to(device)
+        model = torch.nn.Linear(3, 1).to(device)
+        print(x.device, repr(x.device), x.device == device, model.weight.device, x.cpu() is x)
+        print(repr(torch.device("cuda:1")), str(torch.device("cuda", 0)), torch.device("cpu:0"), torch.device(device))
+        print(torch.backends.mps.is_available(), torch.backends.cudnn.deterministic)
+        torch.backends.cudnn.deterministic = True
+        torch.cuda.manual_seed(0)
+        torch.cuda.manual_seed_all(0)
+        with expect(): x.to("cuda")
+        with expect(): x.cuda()
+        with expect(): torch.ones(2, device="cuda")
+        with expect(): x.to("mps")
+        with expect(): torch.device("gpu")
+        with expect(): torch.device("cuda:x")
+    """,
+    "factory-keyword-forms": """
+        print(torch.ones(size=(2,)), torch.zeros(size=[1, 2]).shape, torch.empty(size=(3,)).shape)
+        torch.manual_seed(0)
+        print(torch.rand(size=(2,)), torch.randn(size=(1, 2)), torch.full((2,), 7., device="cpu"))
+        print(torch.arange(3, device="cpu"), torch.eye(2, device="cpu"), torch.zeros_like(torch.ones(2), device="cpu"))
+        with expect(): torch.full(3, .5)
+        with expect(): torch.randint(10, 3)
+        with expect(): torch.zeros(-1)
+    """,
+}
+
+
+@pytest.mark.parametrize("name", DEVICE_CASES)
+def test_devices_and_factory_forms(conform, name):
+    conform(DEVICE_CASES[name])
