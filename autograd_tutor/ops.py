@@ -13,13 +13,13 @@ from .autograd import functions as F
 from .autograd.dtypes import LEGACY_NAMES
 from .autograd.tensor import Tensor, _broadcast_shape, _dim, _wrap
 
-__all__ = ["add", "sub", "rsub", "mul", "div", "pow", "neg", "reciprocal", "exp", "log", "tanh", "sigmoid", "relu", "sqrt",
-           "abs", "sin", "cos", "clamp", "clip", "maximum", "minimum", "where", "max", "min", "sum", "mean",
+__all__ = ["add", "sub", "rsub", "mul", "div", "pow", "neg", "reciprocal", "exp", "log", "tanh", "sigmoid", "relu",
+           "sqrt", "abs", "sin", "cos", "clamp", "clip", "maximum", "minimum", "where", "max", "min", "sum", "mean",
            "matmul", "mm", "mv", "dot", "reshape", "flatten", "t", "transpose", "permute", "unsqueeze", "squeeze",
            "cat", "concat", "stack", "softmax", "log_softmax", "argmax", "argmin", "square", "numel", "is_tensor",
-           "allclose", "equal", "eq", "ne", "lt", "le", "gt", "ge", "sign", "isnan", "clone", "detach",
-           "round", "floor", "ceil", "log1p", "expm1", "norm", "prod", "cumsum", "masked_fill", "var", "std",
-           "flip", "gather", "amax", "amin", "logsumexp", "relu_"]
+           "allclose", "equal", "eq", "ne", "lt", "le", "gt", "ge", "sign", "isnan", "clone", "detach", "round",
+           "floor", "ceil", "log1p", "expm1", "norm", "prod", "cumsum", "masked_fill", "var", "std", "flip", "gather",
+           "amax", "amin", "logsumexp", "relu_"]
 
 
 def _method(name: str):
@@ -40,12 +40,12 @@ __all__ += list(_MORE)
  ger, diag, trace, tril, triu, sort, argsort, topk, any, all, nonzero, isclose) = (_method(n) for n in _MORE)
 
 
-(add, sub, mul, div, pow, neg, reciprocal, exp, log, tanh, sigmoid, relu, sqrt, abs, sin, cos, clamp, clip,
+(add, sub, mul, div, neg, reciprocal, exp, log, tanh, sigmoid, relu, sqrt, abs, sin, cos, clamp, clip,
  maximum, minimum, max, min, sum, mean, matmul, mm, mv, dot, reshape, flatten, t, transpose, permute, unsqueeze,
  squeeze, softmax, log_softmax, argmax, argmin, square, numel, allclose, equal, eq, ne, lt, le, gt, ge, sign,
  isnan, clone, detach, round, floor, ceil, log1p, expm1, norm, prod, cumsum, masked_fill, var, std, gather, amax,
  amin, logsumexp, relu_) = (
-    _method(n) for n in ("add", "sub", "mul", "div", "pow", "neg", "reciprocal", "exp", "log", "tanh", "sigmoid",
+    _method(n) for n in ("add", "sub", "mul", "div", "neg", "reciprocal", "exp", "log", "tanh", "sigmoid",
                          "relu", "sqrt", "abs", "sin", "cos", "clamp", "clip", "maximum", "minimum", "max", "min",
                          "sum", "mean", "matmul", "mm", "mv", "dot", "reshape", "flatten", "t", "transpose",
                          "permute", "unsqueeze", "squeeze", "softmax", "log_softmax", "argmax", "argmin", "square",
@@ -64,8 +64,16 @@ def flip(input, dims=None) -> Tensor:
 
 # the operations with several outputs, one node for all of them
 split, chunk, unbind = (_method(n) for n in ("split", "chunk", "unbind"))
-bmm = _method("bmm")
-__all__ += ["split", "chunk", "unbind", "bmm"]
+bmm, remainder, fmod, floor_divide, clamp_min, clamp_max = (
+    _method(n) for n in ("bmm", "remainder", "fmod", "floor_divide", "clamp_min", "clamp_max"))
+__all__ += ["split", "chunk", "unbind", "bmm", "remainder", "fmod", "floor_divide", "clamp_min", "clamp_max"]
+
+
+def pow(input, exponent):
+    """``input ** exponent``; a number as the base records PowBackward2, as ``2 ** x`` does."""
+    if not isinstance(input, Tensor):
+        return _wrap(exponent).__rpow__(input)
+    return input ** exponent
 
 
 def rsub(input, other, alpha=1) -> Tensor:
@@ -82,9 +90,15 @@ def is_tensor(obj) -> bool:
     return isinstance(obj, Tensor)
 
 
-def where(condition, input, other) -> Tensor:
-    """``input`` where ``condition`` holds, else ``other`` (broadcast together)."""
+def where(condition, input=None, other=None):
+    """``input`` where ``condition`` holds, else ``other`` (broadcast together); ``where(condition)`` alone is
+    ``condition.nonzero(as_tuple=True)``, the indices where it holds."""
+    if input is None and other is None:
+        return _wrap(condition).nonzero(as_tuple=True)
     condition, a, b = _wrap(condition), _wrap(input), _wrap(other)
+    if a._wrapped and b._wrapped:  # two Python numbers: torch's default dtypes, float32 for floats
+        kind = np.result_type(a._data, b._data)
+        a, b = (_wrap(t._data.astype(np.float32 if kind.kind == "f" else kind)) for t in (a, b))
     if condition._data.dtype != np.bool_:
         raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype "
                            f"{LEGACY_NAMES[condition._data.dtype.name][:-6]}")
@@ -108,8 +122,9 @@ def cat(tensors, dim=0) -> Tensor:
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     ref = tensors[0]
-    if ref.ndim == 0:
-        raise RuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
+    for i, t in enumerate(tensors):
+        if t.ndim == 0:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
     d = _dim(dim, ref.ndim)
     for i, t in enumerate(tensors[1:], 1):
         if t.ndim != ref.ndim:

@@ -1729,12 +1729,17 @@ class LinalgVectorNormBackward0(Function):
             return np.add.reduce(a, axis=dim, keepdims=keepdim)
         if ord == float("inf"):
             return np.max(a, axis=dim, keepdims=keepdim)
-        return np.add.reduce(a ** ord, axis=dim, keepdims=keepdim) ** (1 / ord)
+        if ord == 0:  # the "0-norm": how many entries are not zero
+            return np.count_nonzero(a, axis=dim, keepdims=keepdim).astype(d.dtype)
+        with np.errstate(divide="ignore"):  # a negative order: a zero entry makes the norm 0, as in torch
+            return np.add.reduce(a ** ord, axis=dim, keepdims=keepdim) ** (1 / ord)
 
     @staticmethod
     def backward(ctx, g):
         _needs_array_only(ctx, g, "a norm")
         x, p = ctx._unpack("self", False), ctx.ord
+        if p == 0:  # a count: no gradient, as torch leaves it undefined
+            return None
         z, g = _reduced(ctx, ctx._unpack("result", False), g)
         if p == 1:
             return np.sign(x) * g
@@ -1903,7 +1908,7 @@ class VarBackward0(Function):
         n = _count(x, dims)
         (g,) = _reduced(ctx, g)
         centred = x - x.mean(axis=dims, keepdims=True)
-        return g * centred * (2 / (n - ctx.correction))
+        return g * centred * (2 / np.float64(n - ctx.correction))  # nan where n <= correction, as torch
 
 
 class StdBackward0(VarBackward0):

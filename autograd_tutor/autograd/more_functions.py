@@ -18,8 +18,9 @@ import numpy as np
 
 from .dtypes import kind_name
 from .function import Function
-from .functions import (AddBackward1, MulBackward1, ScatterBackward0, _column_major, _float, _is_tensor, _mm,
-                        _mm_shapes_error, _needs_array_only, _rounded, _saved, _scaled, _strides, _t, _zeros)
+from .functions import (AddBackward1, ClampBackward1, MulBackward1, ScatterBackward0, _column_major, _float,
+                        _is_tensor, _mm, _mm_shapes_error, _needs_array_only, _promote, _rounded, _saved, _scaled,
+                        _strides, _t, _zeros)
 
 __all__: list = []  # used through Tensor methods and torch-level functions, not imported by name
 
@@ -482,3 +483,149 @@ class SortBackward1(SortBackward0):
 
 class TopkBackward0(SortBackward0):
     """values = the k largest (or smallest) entries along ``dim``;  dx = zeros with g scattered at their indices."""
+
+
+# ---------------------------------------------------------------- remainders, floor division, tensor bounds
+
+def _remainder(a, b):
+    """Python's ``a % b`` (the divisor's sign), computed as torch does: fmod, then b added where the signs
+    differ, so that -2 % 2 is -0. as in torch."""
+    mod = np.fmod(a, b)
+    return np.where((mod != 0) & ((b < 0) != (mod < 0)), mod + b, mod)[()]
+
+
+class RemainderBackward0(Function):
+    """``x % c`` for a number c (Python's sign rule: the result has c's sign): z = x - floor(x / c) c;  dz/dx = 1."""
+
+    @staticmethod
+    def forward(ctx, x, other):
+        return _remainder(*_promote(x, _wrap(other)))
+
+    @staticmethod
+    def backward(ctx, g):
+        return g
+
+
+class RemainderBackward1(Function):
+    """``x % y`` for a tensor y: z = x - floor(x / y) y;  dz/dx = 1,  dz/dy = -floor(x / y)."""
+    saved_names = ("self", "other")
+
+    @classmethod
+    def forward(cls, ctx, x, y):
+        ctx.save(other=y, self=x)
+        return cls.op(*_promote(x, y))
+
+    op = staticmethod(_remainder)
+    rounding = staticmethod(np.floor)
+
+    @staticmethod
+    def backward(ctx, g):
+        t = _is_tensor(g)
+        x, y = ctx._unpack("self", t), ctx._unpack("other", t)
+        quotient = type(ctx).rounding((x._data if t else x) / (y._data if t else y))
+        return g, (-g * quotient if not t else -g * _wrap(quotient.astype(g._data.dtype)))
+
+
+class FmodBackward0(RemainderBackward0):
+    """``x.fmod(c)`` for a number c (C's sign rule: the result has x's sign): z = x - trunc(x / c) c;  dz/dx = 1."""
+
+    @staticmethod
+    def forward(ctx, x, other):
+        return np.fmod(*_promote(x, _wrap(other)))
+
+
+class FmodBackward1(RemainderBackward1):
+    """``x.fmod(y)`` for a tensor y: z = x - trunc(x / y) y;  dz/dx = 1,  dz/dy = -trunc(x / y)."""
+    op = staticmethod(np.fmod)
+    rounding = staticmethod(np.trunc)
+
+
+class NotImplementedNode(Function):
+    """The node torch records for an operation it cannot differentiate (``x // 2``): the forward value is
+    computed, and backward stops with torch's error naming the operation."""
+
+    def name(self) -> str:
+        return "torch::autograd::NotImplemented"
+
+    @staticmethod
+    def forward(ctx, *inputs, values, op):
+        ctx.op = op
+        return values
+
+    @staticmethod
+    def backward(ctx, g):
+        raise RuntimeError(f"derivative for aten::{ctx.op} is not implemented")
+
+
+NotImplementedNode.__name__ = NotImplementedNode.__qualname__ = "NotImplemented"  # how torch prints it
+
+
+class ClampBackward0(Function):
+    """``x.clamp(lo, hi)`` with tensor bounds: z = min(max(x, lo), hi);  dz/dx = 1 where lo <= x <= hi,
+    dz/dlo = 1 where x < lo, dz/dhi = 1 where x > hi (hi wins where lo > hi). A bound not given is an
+    untracked placeholder, named in ``given``."""
+    saved_names = ("self", "min", "max")
+
+    @staticmethod
+    def forward(ctx, x, lo, hi, given=(True, True)):
+        lo, hi = (b if g else None for b, g in zip((lo, hi), given))
+        ctx.save(max=hi, min=lo, self=x)
+        arrays = [t._data for t in (x, lo, hi) if t is not None]
+        return np.clip(x._data, *(None if t is None else t._data for t in (lo, hi))).astype(np.result_type(*arrays))
+
+    @staticmethod
+    def backward(ctx, g):
+        _needs_array_only(ctx, g, "clamp with tensor bounds")
+        saved = _saved(ctx)
+        x = ctx._unpack("self", False)
+        lo = ctx._unpack("min", False) if "min" in saved else None
+        hi = ctx._unpack("max", False) if "max" in saved else None
+        below = np.zeros(np.shape(x), bool) if lo is None else x < lo
+        above = np.zeros(np.shape(x), bool) if hi is None else x > hi
+        below = below & ~above
+        inside = ~(below | above)
+        return (np.where(inside, g, 0), None if lo is None else np.where(below, g, 0),
+                None if hi is None else np.where(above, g, 0))
+
+
+class ClampMinBackward0(ClampBackward1):
+    """``x.clamp_min(c)`` for a number c: z = max(x, c);  dz/dx = 1 where x >= c."""
+    saved_names = ("self", "min")
+
+
+class ClampMaxBackward0(ClampBackward1):
+    """``x.clamp_max(c)`` for a number c: z = min(x, c);  dz/dx = 1 where x <= c."""
+    saved_names = ("self", "max")
+
+
+class ClampMinBackward1(ClampBackward0):
+    """``x.clamp_min(lo)`` with a tensor lo: z = max(x, lo);  dz/dx = 1 where x >= lo, dz/dlo = 1 where x < lo."""
+    saved_names = ("self", "min")
+
+    @staticmethod
+    def forward(ctx, x, lo):
+        return ClampBackward0.forward(ctx, x, lo, None, (True, False))
+
+    @staticmethod
+    def backward(ctx, g):
+        gx, glo, _ = ClampBackward0.backward(ctx, g)
+        return gx, glo
+
+
+class ClampMaxBackward1(ClampBackward0):
+    """``x.clamp_max(hi)`` with a tensor hi: z = min(x, hi);  dz/dx = 1 where x <= hi, dz/dhi = 1 where x > hi."""
+    saved_names = ("self", "max")
+
+    @staticmethod
+    def forward(ctx, x, hi):
+        return ClampBackward0.forward(ctx, x, None, hi, (False, True))
+
+    @staticmethod
+    def backward(ctx, g):
+        gx, _, ghi = ClampBackward0.backward(ctx, g)
+        return gx, ghi
+
+
+def _wrap(value):
+    from .tensor import _wrap as wrap  # tensor.py imports this module: import at call time
+    return wrap(value)

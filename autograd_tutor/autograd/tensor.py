@@ -117,6 +117,8 @@ def _wrap(value) -> "Tensor":
 
 def _dim(d: int, ndim: int) -> int:
     """A dim in ``range(ndim)``, from a possibly negative one, with torch's IndexError when out of range."""
+    if not isinstance(d, (int, np.integer)):
+        raise TypeError(f"argument 'dim' must be int, not {type(d).__name__}")
     n = max(ndim, 1)
     if not -n <= d < n:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
@@ -163,6 +165,20 @@ def _batched_matmul(t1: "Tensor", t2: "Tensor") -> "Tensor":
     out = lhs.bmm(rhs)
     shape = batch + ((n,) if a > 1 else ()) + ((p,) if b > 1 else ())
     return F.UnsafeViewBackward0.apply(out.squeeze(-1) if b == 1 else out, shape=shape)
+
+
+def _not_differentiable(op: str, fn, a: "Tensor", b: "Tensor") -> "Tensor":
+    """``fn`` of the two operands (in their common dtype); where it would be recorded, torch records a
+    NotImplemented node whose backward raises."""
+    _broadcast_shape(a._data.shape, b._data.shape)
+    values = np.asarray(fn(*F._promote(a, b)))
+    tracked = [t for t in (a, b) if not t._wrapped]
+    if grad_mode._grad_enabled[0] and any(t._requires_grad for t in tracked):
+        return M.NotImplementedNode.apply(*tracked, values=values, op=op)
+    out = Tensor._make(values)
+    if events._subscribers:
+        out._announce()
+    return out
 
 
 def _viewable(d: np.ndarray, shape: tuple) -> bool:
@@ -1133,15 +1149,50 @@ class Tensor:
     def clamp(self, min=None, max=None):
         if min is None and max is None:
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+        if isinstance(min, Tensor) or isinstance(max, Tensor):  # tensor bounds: they get gradients too
+            lo, hi = (_wrap(0.0 if b is None else b) for b in (min, max))
+            return M.ClampBackward0.apply(self, lo, hi, given=(min is not None, max is not None))
         return F.ClampBackward1.apply(self, min=min, max=max)
 
     clip = clamp
 
     def clamp_min(self, min):
-        return self.clamp(min=min)
+        if isinstance(min, Tensor):
+            return M.ClampMinBackward1.apply(self, min)
+        return M.ClampMinBackward0.apply(self, min=min)
 
     def clamp_max(self, max):
-        return self.clamp(max=max)
+        if isinstance(max, Tensor):
+            return M.ClampMaxBackward1.apply(self, max)
+        return M.ClampMaxBackward0.apply(self, max=max)
+
+    # ------------------------------------------------------------ remainders and floor division
+    def remainder(self, other):
+        """``x % y`` with Python's sign rule (the divisor's sign)."""
+        if isinstance(other, Tensor):
+            return _binary(M.RemainderBackward1, self, other)
+        return M.RemainderBackward0.apply(self, other=other)
+
+    def fmod(self, other):
+        """The remainder with C's sign rule (the dividend's sign)."""
+        if isinstance(other, Tensor):
+            return _binary(M.FmodBackward1, self, other)
+        return M.FmodBackward0.apply(self, other=other)
+
+    def __mod__(self, other):
+        return self.remainder(other)
+
+    def __rmod__(self, other):
+        return _not_differentiable("remainder", M._remainder, _wrap(other), self)
+
+    def floor_divide(self, other):
+        """``x // y``, rounded toward minus infinity; torch has no derivative for it."""
+        return _not_differentiable("floor_divide", np.floor_divide, self, _wrap(other))
+
+    __floordiv__ = floor_divide
+
+    def __rfloordiv__(self, other):
+        return _not_differentiable("floor_divide", np.floor_divide, _wrap(other), self)
 
     def maximum(self, other):
         return _binary(F.MaximumBackward0, self, other)
@@ -1412,7 +1463,13 @@ class Tensor:
     def __setitem__(self, key, value) -> None:
         if grad_mode._grad_enabled[0] and self._requires_grad and self.grad_fn is None:
             raise RuntimeError(VIEW_OF_LEAF_INPLACE)
-        key = tuple(_index_array(k) if _is_advanced(k) else k for k in (key if isinstance(key, tuple) else (key,)))
+        key = tuple(int(k._data) if isinstance(k, Tensor) and not k._data.ndim and k._data.dtype.kind in "iu"
+                    else _index_array(k) if _is_advanced(k) else k  # a 0-dim integer tensor indexes as an int
+                    for k in (key if isinstance(key, tuple) else (key,)))
+        for k in key:
+            if isinstance(k, float):
+                raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
+                                 "valid indices (got float)")
         value = _wrap(value)
         if grad_mode._grad_enabled[0] and (self._requires_grad or value._requires_grad):
             self._check_inplace()
@@ -1426,7 +1483,10 @@ class Tensor:
                 self._become(F.CopySlices.apply(self, value, key=key))
         else:
             self._check_inplace()
-            self._data[key] = value._data
+            try:
+                self._data[key] = value._data
+            except IndexError as exc:  # NumPy's words for the same error
+                raise IndexError(str(exc).replace("for axis", "for dimension")) from None
             self._vbox[0] += 1
 
     # ------------------------------------------------------------ in-place operations
@@ -1462,6 +1522,9 @@ class Tensor:
                                                                        "same_kind"):
             raise RuntimeError(f"result type {LEGACY_NAMES[result._data.dtype.name][:-6]} can't be cast to the "
                                f"desired output type {LEGACY_NAMES[self._data.dtype.name][:-6]}")
+        if not self._data.flags.writeable:  # an expanded tensor: several entries share one memory location
+            raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a "
+                               "single memory location. Please clone() the tensor before performing the operation.")
         self._data[...] = result._data
         self._vbox[0] += 1
         if result.grad_fn is not None:
