@@ -453,7 +453,8 @@ class ReluBackward0(Function):
     def forward(ctx, x):
         if x._data.dtype == np.bool_:
             raise RuntimeError("Boolean inputs not supported for relu")
-        return np.maximum(x._data, 0).astype(x._data.dtype, copy=False)
+        d = x._data
+        return np.where(d < 0, d.dtype.type(0), d)  # keeps -0. and nan, as torch's max(x, 0) does
 
     @staticmethod
     def backward(ctx, g):
