@@ -437,3 +437,16 @@ def divide_by_zero_grad(torch):
     x = torch.tensor([0., 2.], requires_grad=True)
     (x / torch.tensor([[0.], [1.]])).sum().backward()
     return x.grad
+
+
+def test_an_update_under_no_grad_writes_in_place_with_the_version_bumped_and_no_warning():
+    import warnings
+    w = torch.tensor([1.0, 2.0], requires_grad=True)
+    storage = w._data
+    with torch.no_grad():
+        w -= 0.5 * torch.tensor([2.0, 2.0])
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            w /= torch.tensor([0.0, 1.0])  # inf, silently, as torch
+    assert w._data is storage and w._version == 2 and w.tolist() == [float("inf"), 1.0]
+    assert w.dtype == torch.float32 and w.requires_grad and w.grad_fn is None

@@ -1549,17 +1549,38 @@ class Tensor:
             before._id = self._id
         return self._become(compute(before))
 
+    def _update(self, ufunc, other):
+        """``self op= other`` written straight into this tensor's storage, as an optimizer step under no_grad
+        does: only when nothing is recorded or listened to and the result keeps this tensor's dtype and shape.
+        None when the general path (:meth:`_inplace`) must run."""
+        if events._subscribers or (grad_mode._grad_enabled[0] and (
+                self._requires_grad or (type(other) is Tensor and other._requires_grad))):
+            return None
+        d = self._data
+        b = F._promote(self, _wrap(other))[1]
+        if b.dtype != d.dtype or (np.ndim(b) and np.shape(b) != d.shape) or not d.flags.writeable:
+            return None
+        self._check_inplace()
+        with np.errstate(all="ignore"):  # inf and nan without NumPy's warnings, as in torch
+            ufunc(d, b, out=d)
+        self._vbox[0] += 1
+        return self
+
     def add_(self, other, alpha=1):
-        return self._inplace(lambda s: s.add(other, alpha), other)
+        done = self._update(np.add, other) if alpha == 1 else None
+        return done if done is not None else self._inplace(lambda s: s.add(other, alpha), other)
 
     def sub_(self, other, alpha=1):
-        return self._inplace(lambda s: s.sub(other, alpha), other)
+        done = self._update(np.subtract, other) if alpha == 1 else None
+        return done if done is not None else self._inplace(lambda s: s.sub(other, alpha), other)
 
     def mul_(self, other):
-        return self._inplace(lambda s: s * other, other)
+        done = self._update(np.multiply, other)
+        return done if done is not None else self._inplace(lambda s: s * other, other)
 
     def div_(self, other):
-        return self._inplace(lambda s: s / other, other)
+        done = self._update(np.divide, other) if self._data.dtype.kind == "f" else None
+        return done if done is not None else self._inplace(lambda s: s / other, other)
 
     def clamp_(self, min=None, max=None):
         return self._inplace(lambda s: s.clamp(min, max))
