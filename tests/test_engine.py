@@ -441,7 +441,7 @@ def divide_by_zero_grad(torch):
 
 def test_an_update_under_no_grad_writes_in_place_with_the_version_bumped_and_no_warning():
     torch = autograd_tutor
-    w = torch.tensor([1.0, 2.0], requires_grad=True)
+    w = torch.tensor([3.0, 2.0], requires_grad=True)
     storage = w._data
     with torch.no_grad():
         w -= 0.5 * torch.tensor([2.0, 2.0])
