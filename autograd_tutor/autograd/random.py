@@ -31,6 +31,8 @@ import random as _os_random
 
 import numpy as np
 
+from .fma import fma
+
 __all__ = ["Generator", "default_generator", "manual_seed", "seed", "initial_seed"]
 
 #: The seed of ``torch.Generator()`` (the default generator itself starts from a random seed, as in torch).
@@ -105,14 +107,14 @@ class Generator:
         """U(low, high): ``u * (high - low) + low``, the bounds first rounded to ``dtype`` as torch does."""
         dtype = np.dtype(dtype)
         lo, hi = dtype.type(low), dtype.type(high)
-        return _fma(self._unit(n, dtype), hi - lo, lo, np.float64).astype(dtype)
+        return fma(self._unit(n, dtype), hi - lo, lo, np.float64).astype(dtype)
 
     def normal(self, n: int, dtype, mean: float = 0.0, std: float = 1.0) -> np.ndarray:
         """N(mean, std**2) by Box-Muller: in blocks of 16 for 16 or more float values, else pair by pair."""
         dtype = np.dtype(dtype)
         if n >= 16:
             return self._normal_blocks(n, dtype, mean, std)
-        return _fma(self._normal_pairs(n), std, mean, np.float64).astype(dtype)
+        return fma(self._normal_pairs(n), std, mean, np.float64).astype(dtype)
 
     def _normal_pairs(self, n: int) -> np.ndarray:
         """torch's ``normal_distribution<double>``: each pair of uniforms gives two values; the second waits."""
@@ -174,11 +176,11 @@ def _box_muller_16(u: np.ndarray, mean: float, std: float) -> np.ndarray:
     if u.dtype == np.float32:  # torch's AVX2 kernel: float32 throughout, its own log, sin and cos
         radius = np.sqrt(np.float32(-2) * _log32(u1))
         sin, cos = _sincos32(_TWO_PI_32 * u2)
-        out[:, 0], out[:, 1] = _fma(radius * cos, std, mean), _fma(radius * sin, std, mean)
+        out[:, 0], out[:, 1] = fma(radius * cos, std, mean), fma(radius * sin, std, mean)
     else:
         radius = np.sqrt(-2 * np.log(u1))
         theta = 2.0 * math.pi * u2
-        out[:, 0], out[:, 1] = (_fma(radius * f(theta), std, mean, np.float64) for f in (np.cos, np.sin))
+        out[:, 0], out[:, 1] = (fma(radius * f(theta), std, mean, np.float64) for f in (np.cos, np.sin))
     return out.reshape(-1)
 
 
@@ -187,33 +189,11 @@ def _box_muller_16(u: np.ndarray, mean: float, std: float) -> np.ndarray:
 # "avx_mathfun" routines), and its compiler fuses each multiply with the add after it. The two functions below
 # follow the same steps, so that float32 ``randn`` gives torch's values to the last bit.
 
-def _fma(a, b, c, dtype=np.float32) -> np.ndarray:
-    """``a * b + c`` rounded once to ``dtype``, as a fused multiply-add (torch's compiler fuses these).
-
-    The product is split exactly into ``p + e`` (Dekker) and the sum into ``s + t`` (Knuth), so that
-    ``s + (t + e)`` is ``a * b + c`` rounded once. Python floats are taken as ``dtype`` constants first."""
-    a, b, c = (np.asarray(v, dtype).astype(np.float64) for v in (a, b, c))
-    p = a * b
-    (ah, al), (bh, bl) = _halves(a), _halves(b)
-    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
-    s = p + c
-    back = s - p
-    t = (p - (s - back)) + (c - back)
-    return (s + (t + e)).astype(dtype)
-
-
-def _halves(x: np.ndarray) -> tuple:
-    """``x`` as ``hi + lo`` with 26 significant bits each, so that their products are exact."""
-    scaled = x * 134217729.0  # 2**27 + 1
-    hi = scaled - (scaled - x)
-    return hi, x - hi
-
-
 def _horner(x: np.ndarray, coefficients: tuple) -> np.ndarray:
     """``((c0 x + c1) x + c2) x + ...`` with one fused multiply-add per step."""
     y = np.full_like(x, coefficients[0])
     for c in coefficients[1:]:
-        y = _fma(y, x, c)
+        y = fma(y, x, c)
     return y
 
 
@@ -232,9 +212,9 @@ def _log32(x: np.ndarray) -> np.ndarray:
     e -= small
     t = (m - _F32(1)) + np.where(small, m, _F32(0))  # m - 1, or 2m - 1 with e lowered by one
     z = t * t
-    y = _fma(_horner(t, _LOG_P) * t, z, e * _F32(-2.12194440e-4))
-    y = _fma(z, -0.5, y)
-    return _fma(e, 0.693359375, t + y)
+    y = fma(_horner(t, _LOG_P) * t, z, e * _F32(-2.12194440e-4))
+    y = fma(z, -0.5, y)
+    return fma(e, 0.693359375, t + y)
 
 
 def _sincos32(x: np.ndarray) -> tuple:
@@ -244,11 +224,11 @@ def _sincos32(x: np.ndarray) -> tuple:
     j = (j + 1) & ~1
     y = j.astype(np.float32)
     for part in (-0.78515625, -2.4187564849853515625e-4, -3.77489497744594108e-8):
-        x = _fma(y, part, x)
+        x = fma(y, part, x)
     z = x * x
-    cos = _fma(_horner(z, (2.443315711809948e-5, -1.388731625493765e-3, 4.166664568298827e-2)) * z, z,
+    cos = fma(_horner(z, (2.443315711809948e-5, -1.388731625493765e-3, 4.166664568298827e-2)) * z, z,
                -(z * _F32(0.5))) + _F32(1)
-    sin = _fma(_horner(z, (-1.9515295891e-4, 8.3321608736e-3, -1.6666654611e-1)) * z, x, x)
+    sin = fma(_horner(z, (-1.9515295891e-4, 8.3321608736e-3, -1.6666654611e-1)) * z, x, x)
     swap = (j & 2) != 0
     sin, cos = np.where(swap, cos, sin), np.where(swap, sin, cos)
     return np.where((j & 4) != 0, -sin, sin), np.where((~(j - 2) & 4) != 0, -cos, cos)

@@ -11,7 +11,7 @@
 >>> [(name, p.grad.shape) for name, p in model.named_parameters()][:2]
 [('0.weight', torch.Size([8, 2])), ('0.bias', torch.Size([8]))]
 """
-from . import functional, init
+from . import functional, init, utils
 from .module import Module
 from .modules import (ELU, GELU, BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, Dropout, Flatten, Identity, L1Loss,
                       LeakyReLU, Linear, LogSoftmax, MSELoss, NLLLoss, ReLU, Sequential, Sigmoid, SiLU, SmoothL1Loss,
@@ -20,4 +20,4 @@ from .parameter import Parameter
 
 __all__ = ["Parameter", "Module", "Identity", "Linear", "Flatten", "Dropout", "Sequential", "ReLU", "LeakyReLU", "GELU",
            "SiLU", "Softplus", "ELU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "MSELoss", "NLLLoss",
-           "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss", "L1Loss", "SmoothL1Loss", "functional", "init"]
+           "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss", "L1Loss", "SmoothL1Loss", "functional", "init", "utils"]

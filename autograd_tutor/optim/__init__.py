@@ -17,18 +17,19 @@ None
 from __future__ import annotations
 
 import copy
-import math
 import warnings
 from collections import defaultdict
 from itertools import chain
 
 import numpy as np
 
-from .autograd.grad_mode import enable_grad
-from .autograd.tensor import Tensor
-from .nn.module import _typename, reset_grads
+from ..autograd.fma import fma
 
-__all__ = ["Optimizer", "SGD", "Adam"]
+from ..autograd.grad_mode import enable_grad
+from ..autograd.tensor import Tensor
+from ..nn.module import _typename, reset_grads
+
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "lr_scheduler"]
 
 
 class _RequiredParameter:
@@ -141,7 +142,7 @@ class Optimizer:
             grad = -grad
         decay = group["weight_decay"]
         if decay != 0 and not group.get("decoupled_weight_decay", False):
-            grad = grad + p._data.dtype.type(decay) * p._data
+            grad = _fma(p._data, p._data.dtype.type(decay), grad)
         return grad
 
     @staticmethod
@@ -194,6 +195,21 @@ def _check_fused(foreach, fused, differentiable) -> None:
         raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
 
 
+def _fma(a, b, c) -> np.ndarray:
+    """``a * b + c`` rounded once in the arrays' dtype, as torch's kernels compute ``add`` with ``alpha``,
+    ``addcmul`` and ``lerp`` (see :func:`~autograd_tutor.autograd.fma.fma`)."""
+    return fma(a, b, c, np.result_type(a, b, c))
+
+
+def _lerp_(avg: np.ndarray, target: np.ndarray, weight) -> None:
+    """``avg.lerp_(target, weight)``: avg + weight (target - avg), with torch's two formulas for small and large
+    weights."""
+    if abs(weight) < 0.5:
+        avg[...] = _fma(weight, target - avg, avg)
+    else:
+        avg[...] = _fma(avg - target, 1 - weight, target)
+
+
 class SGD(Optimizer):
     """Stochastic gradient descent, optionally with momentum, as torch computes it::
 
@@ -232,11 +248,10 @@ class SGD(Optimizer):
             if buf is None:
                 buf = state["momentum_buffer"] = Tensor._make(grad.copy())
             else:
-                buf._data *= scalar(momentum)
-                buf._data += scalar(1 - group["dampening"]) * grad
+                buf._data[...] = _fma(grad, scalar(1 - group["dampening"]), buf._data * scalar(momentum))
                 self._changed(buf)
-            grad = grad + scalar(momentum) * buf._data if group["nesterov"] else buf._data
-        p._data += scalar(-group["lr"]) * grad
+            grad = _fma(buf._data, scalar(momentum), grad) if group["nesterov"] else buf._data
+        p._data[...] = _fma(grad, scalar(-group["lr"]), p._data)
         self._changed(p)
 
 
@@ -291,16 +306,11 @@ class Adam(Optimizer):
             data *= scalar(1 - lr * decay)
         grad = self._gradient(p, group)
         m, v = state["exp_avg"]._data, state["exp_avg_sq"]._data
-        weight = scalar(1 - beta1)  # torch's lerp, with its two formulas for small and large weights
-        if abs(weight) < 0.5:
-            m += weight * (grad - m)
-        else:
-            m[...] = grad - (grad - m) * (1 - weight)
-        v *= scalar(beta2)
-        v += scalar(1 - beta2) * grad * grad
+        _lerp_(m, grad, scalar(1 - beta1))
+        v[...] = _fma(scalar(1 - beta2) * grad, grad, v * scalar(beta2))
         step = float(state["step"]._data)
         step_size = lr / (1 - beta1 ** step)
-        root_correction = math.sqrt(1 - beta2 ** step)
+        root_correction = (1 - beta2 ** step) ** 0.5
         if group["amsgrad"]:
             vmax = state["max_exp_avg_sq"]._data
             np.maximum(vmax, v, out=vmax)
@@ -308,3 +318,129 @@ class Adam(Optimizer):
         denom = np.sqrt(v) / scalar(root_correction) + scalar(group["eps"])
         data += scalar(-step_size) * m / denom
         self._changed(p, *state.values())
+
+
+class AdamW(Adam):
+    """Adam with decoupled weight decay: ``p *= 1 - lr * weight_decay`` before the Adam step, the decay kept out
+    of the running averages (torch's ``Adam(..., decoupled_weight_decay=True)``, with ``weight_decay=0.01``)."""
+
+    def __init__(self, params, lr: float = 1e-3, betas: tuple = (0.9, 0.999), eps: float = 1e-8,
+                 weight_decay: float = 1e-2, amsgrad: bool = False, *, maximize: bool = False, foreach=None,
+                 capturable: bool = False, differentiable: bool = False, fused=None) -> None:
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, foreach=foreach, maximize=maximize,
+                         capturable=capturable, differentiable=differentiable, fused=fused,
+                         decoupled_weight_decay=True)
+
+
+class RMSprop(Optimizer):
+    """RMSprop: divide each step by a running root mean square of the gradient, as torch computes it::
+
+        g = grad + weight_decay * p;   v = alpha v + (1 - alpha) g^2
+        avg = sqrt(v - gbar^2) + eps, with gbar = gbar + (1 - alpha) (g - gbar) (centered), else sqrt(v) + eps
+        b = momentum b + g / avg;  p = p - lr b    (momentum > 0),  else  p = p - lr g / avg
+    """
+
+    def __init__(self, params, lr: float = 1e-2, alpha: float = 0.99, eps: float = 1e-8, weight_decay: float = 0,
+                 momentum: float = 0, centered: bool = False, capturable: bool = False, foreach=None,
+                 maximize: bool = False, differentiable: bool = False) -> None:
+        if not 0.0 <= lr:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not 0.0 <= eps:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        if not 0.0 <= momentum:
+            raise ValueError(f"Invalid momentum value: {momentum}")
+        if not 0.0 <= weight_decay:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        if not 0.0 <= alpha:
+            raise ValueError(f"Invalid alpha value: {alpha}")
+        defaults = {"lr": lr, "momentum": momentum, "alpha": alpha, "eps": eps, "centered": centered,
+                    "weight_decay": weight_decay, "capturable": capturable, "foreach": foreach,
+                    "maximize": maximize, "differentiable": differentiable}
+        _check_fused(foreach, None, differentiable)
+        super().__init__(params, defaults)
+
+    def _update(self, p: Tensor, group: dict) -> None:
+        data = p._data
+        scalar = data.dtype.type
+        state = self.state[p]
+        if not state:
+            state["step"] = Tensor._make(np.array(0.0, np.float32))
+            state["square_avg"] = Tensor._make(np.zeros_like(data))
+            if group["momentum"] > 0:
+                state["momentum_buffer"] = Tensor._make(np.zeros_like(data))
+            if group["centered"]:
+                state["grad_avg"] = Tensor._make(np.zeros_like(data))
+        alpha = group["alpha"]
+        grad = self._gradient(p, group)
+        state["step"]._data += 1
+        v = state["square_avg"]._data
+        v[...] = _fma(scalar(1 - alpha) * grad, grad, v * scalar(alpha))
+        if group["centered"]:
+            gbar = state["grad_avg"]._data
+            _lerp_(gbar, grad, scalar(1 - alpha))
+            avg = np.sqrt(_fma(-gbar, gbar, v))
+        else:
+            avg = np.sqrt(v)
+        avg += scalar(group["eps"])
+        if group["momentum"] > 0:
+            buf = state["momentum_buffer"]._data
+            buf *= scalar(group["momentum"])
+            buf += grad / avg
+            data[...] = _fma(buf, scalar(-group["lr"]), data)
+        else:
+            data += scalar(-group["lr"]) * grad / avg
+        self._changed(p, *state.values())
+
+
+class Adagrad(Optimizer):
+    """Adagrad: each coordinate's step shrinks with the sum of its squared gradients, as torch computes it::
+
+        g = grad + weight_decay * p;   s = s + g^2;   t = t + 1
+        p = p - lr / (1 + (t - 1) lr_decay) * g / (sqrt(s) + eps)
+
+    The state (``step`` and ``sum``, filled with ``initial_accumulator_value``) exists from the start.
+    """
+
+    def __init__(self, params, lr: float = 1e-2, lr_decay: float = 0, weight_decay: float = 0,
+                 initial_accumulator_value: float = 0, eps: float = 1e-10, foreach=None, *, maximize: bool = False,
+                 differentiable: bool = False, fused=None) -> None:
+        if not 0.0 <= lr:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not 0.0 <= lr_decay:
+            raise ValueError(f"Invalid lr_decay value: {lr_decay}")
+        if not 0.0 <= weight_decay:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        if not 0.0 <= initial_accumulator_value:
+            raise ValueError(f"Invalid initial_accumulator_value value: {initial_accumulator_value}")
+        if not 0.0 <= eps:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        defaults = {"lr": lr, "lr_decay": lr_decay, "eps": eps, "weight_decay": weight_decay,
+                    "initial_accumulator_value": initial_accumulator_value, "foreach": foreach,
+                    "maximize": maximize, "differentiable": differentiable, "fused": fused}
+        super().__init__(params, defaults)
+        _check_fused(foreach, fused, differentiable)
+        for group in self.param_groups:
+            for p in group["params"]:
+                self._init_state(p, initial_accumulator_value)
+
+    def _init_state(self, p: Tensor, value: float) -> None:
+        self.state[p]["step"] = Tensor._make(np.array(0.0, np.float32))
+        self.state[p]["sum"] = Tensor._make(np.full_like(p._data, value))
+
+    def _update(self, p: Tensor, group: dict) -> None:
+        data = p._data
+        scalar = data.dtype.type
+        if not self.state[p]:  # a parameter added later by add_param_group
+            self._init_state(p, self.defaults["initial_accumulator_value"])
+        state = self.state[p]
+        state["step"]._data += 1
+        step = float(state["step"]._data)
+        grad = self._gradient(p, group)
+        clr = group["lr"] / (1 + (step - 1) * group["lr_decay"])
+        total = state["sum"]._data
+        total[...] = _fma(grad, grad, total)
+        data += scalar(-clr) * grad / (np.sqrt(total) + scalar(group["eps"]))
+        self._changed(p, *state.values())
+
+
+from . import lr_scheduler  # noqa: E402  (it needs Optimizer)

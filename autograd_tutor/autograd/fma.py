@@ -1,0 +1,33 @@
+"""A fused multiply-add, ``a * b + c`` rounded once, as torch's CPU kernels compute it (``add`` with ``alpha``,
+``addcmul``, ``lerp``, the normal distribution): the results then match torch's to the last bit.
+
+>>> float(fma(0.1, 3.0, -0.3, np.float64)), 0.1 * 3.0 - 0.3   # once, and twice (after the product too)
+(2.7755575615628914e-17, 5.551115123125783e-17)
+"""
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["fma"]
+
+
+def fma(a, b, c, dtype=np.float32) -> np.ndarray:
+    """``a * b + c`` rounded once to ``dtype``, as a fused multiply-add (torch's compiler fuses these).
+
+    The product is split exactly into ``p + e`` (Dekker) and the sum into ``s + t`` (Knuth), so that
+    ``s + (t + e)`` is ``a * b + c`` rounded once. Python floats are taken as ``dtype`` constants first."""
+    a, b, c = (np.asarray(v, dtype).astype(np.float64) for v in (a, b, c))
+    p = a * b
+    (ah, al), (bh, bl) = _halves(a), _halves(b)
+    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    s = p + c
+    back = s - p
+    t = (p - (s - back)) + (c - back)
+    return (s + (t + e)).astype(dtype)
+
+
+def _halves(x: np.ndarray) -> tuple:
+    """``x`` as ``hi + lo`` with 26 significant bits each, so that their products are exact."""
+    scaled = x * 134217729.0  # 2**27 + 1
+    hi = scaled - (scaled - x)
+    return hi, x - hi

@@ -1,0 +1,207 @@
+"""RMSprop, AdamW, Adagrad, the learning-rate schedulers and gradient clipping, run in torch and in autograd_tutor:
+the same reprs, state_dict keys, learning rates, warnings and errors, and the same losses and weights after 10
+steps from ``torch.manual_seed`` (float32 tolerance: torch's CPU ``sqrt`` is not correctly rounded)."""
+import textwrap
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+SETUP = """
+nn, F = torch.nn, torch.nn.functional
+def make(seed=0):
+    torch.manual_seed(seed)
+    net = nn.Sequential(nn.Linear(3, 8), nn.Tanh(), nn.Linear(8, 1))
+    return net, torch.randn(16, 3), torch.randn(16, 1)
+def train(opt_fn, steps=10, sched_fn=None, clip=None):
+    net, x, y = make()
+    opt = opt_fn(net.parameters())
+    sched = sched_fn(opt) if sched_fn else None
+    for _ in range(steps):
+        opt.zero_grad()
+        loss = F.mse_loss(net(x), y)
+        loss.backward()
+        if clip is not None:
+            val(clip(net.parameters()))
+        opt.step()
+        if sched:
+            sched.step()
+            print(sched.last_epoch, sched.get_last_lr(), [g["lr"] for g in opt.param_groups])
+        val(loss)
+    for p in net.parameters():
+        val(p)
+    print(round(loss.item(), 4), sorted(opt.state_dict()["state"][0]))
+    return opt
+"""
+
+CASES = {
+    "reprs and defaults": """
+        net, _, _ = make()
+        for opt in (torch.optim.RMSprop(net.parameters()), torch.optim.AdamW(net.parameters()),
+                    torch.optim.Adagrad(net.parameters()),
+                    torch.optim.RMSprop(net.parameters(), lr=0.1, momentum=0.9, centered=True, weight_decay=1e-3),
+                    torch.optim.AdamW(net.parameters(), lr=0.01, betas=(0.8, 0.9), amsgrad=True),
+                    torch.optim.Adagrad(net.parameters(), lr_decay=0.1, initial_accumulator_value=0.5)):
+            print(opt)
+            print(opt.state_dict()["param_groups"], len(opt.state))
+        ada = torch.optim.Adagrad(net.parameters(), initial_accumulator_value=0.25)
+        print(ada.state[net[0].bias]["step"], ada.state[net[0].bias]["sum"])
+    """,
+    "errors": """
+        net, _, _ = make()
+        p = net.parameters
+        with expect(): torch.optim.RMSprop(p(), lr=-0.1)
+        with expect(): torch.optim.RMSprop(p(), eps=-1.0)
+        with expect(): torch.optim.RMSprop(p(), momentum=-0.5)
+        with expect(): torch.optim.RMSprop(p(), weight_decay=-1)
+        with expect(): torch.optim.RMSprop(p(), alpha=-0.9)
+        with expect(): torch.optim.AdamW(p(), lr=-1e-3)
+        with expect(): torch.optim.AdamW(p(), betas=(0.9, 1.0))
+        with expect(): torch.optim.AdamW(p(), weight_decay=-0.01)
+        with expect(): torch.optim.Adagrad(p(), lr=-0.01)
+        with expect(): torch.optim.Adagrad(p(), lr_decay=-1)
+        with expect(): torch.optim.Adagrad(p(), weight_decay=-1)
+        with expect(): torch.optim.Adagrad(p(), initial_accumulator_value=-1)
+        with expect(): torch.optim.Adagrad(p(), eps=-1.0)
+        with expect(): torch.optim.RMSprop([], lr=0.1)
+        with expect(): torch.optim.lr_scheduler.StepLR("sgd", 2)
+        opt = torch.optim.SGD(p(), lr=0.1)
+        with expect(): torch.optim.lr_scheduler.LambdaLR(opt, [lambda e: 1.0, lambda e: 2.0])
+        with expect(): torch.optim.lr_scheduler.StepLR(opt, 2, last_epoch=3)
+        net[0].weight.grad = torch.full((8, 3), float("nan"))
+        with expect(): nn.utils.clip_grad_norm_(p(), 1.0, error_if_nonfinite=True)
+        with expect(): nn.utils.clip_grad_norm_(p(), 1.0, norm_type="inf", error_if_nonfinite=True)
+        print(nn.utils.clip_grad_norm_(p(), 1.0))
+    """,
+    "rmsprop": """
+        train(lambda ps: torch.optim.RMSprop(ps))
+        train(lambda ps: torch.optim.RMSprop(ps, lr=0.005, momentum=0.9, weight_decay=0.01))
+        train(lambda ps: torch.optim.RMSprop(ps, lr=0.01, alpha=0.9, centered=True))
+        opt = train(lambda ps: torch.optim.RMSprop(ps, lr=0.01, momentum=0.5, centered=True, maximize=True), steps=4)
+        print(opt.state[opt.param_groups[0]["params"][0]]["step"])
+    """,
+    "adamw and adam options": """
+        train(lambda ps: torch.optim.AdamW(ps))
+        train(lambda ps: torch.optim.AdamW(ps, lr=0.02, weight_decay=0.5, amsgrad=True))
+        train(lambda ps: torch.optim.AdamW(ps, lr=0.01, betas=(0.5, 0.9), maximize=True), steps=4)
+        train(lambda ps: torch.optim.Adam(ps, lr=0.02, weight_decay=0.1, amsgrad=True))
+    """,
+    "adagrad": """
+        train(lambda ps: torch.optim.Adagrad(ps))
+        train(lambda ps: torch.optim.Adagrad(ps, lr=0.1, lr_decay=0.05, weight_decay=0.01,
+                                             initial_accumulator_value=0.1, eps=1e-6))
+        net, x, y = make()
+        opt = torch.optim.Adagrad(net[0].parameters(), lr=0.1)
+        opt.add_param_group({"params": net[2].parameters(), "lr": 0.05})
+        F.mse_loss(net(x), y).backward()
+        opt.step()
+        print(len(opt.state), opt.state[net[2].bias]["step"])
+        val(net[2].weight, opt.state[net[2].weight]["sum"])
+    """,
+    "step, exponential and multistep schedulers": """
+        train(lambda ps: torch.optim.SGD(ps, lr=0.1, momentum=0.9),
+              sched_fn=lambda opt: torch.optim.lr_scheduler.StepLR(opt, step_size=3, gamma=0.5))
+        train(lambda ps: torch.optim.Adam(ps, lr=0.05),
+              sched_fn=lambda opt: torch.optim.lr_scheduler.ExponentialLR(opt, gamma=0.9))
+        train(lambda ps: torch.optim.RMSprop(ps, lr=0.01),
+              sched_fn=lambda opt: torch.optim.lr_scheduler.MultiStepLR(opt, milestones=[2, 5, 5, 8], gamma=0.3))
+    """,
+    "cosine and lambda schedulers": """
+        train(lambda ps: torch.optim.AdamW(ps, lr=0.03),
+              sched_fn=lambda opt: torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=4, eta_min=0.001))
+        train(lambda ps: torch.optim.Adagrad(ps, lr=0.2),
+              sched_fn=lambda opt: torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=10))
+        net, _, _ = make()
+        groups = [{"params": net[0].parameters()}, {"params": net[2].parameters(), "lr": 0.5}]
+        opt = torch.optim.SGD(groups, lr=0.1)
+        sched = torch.optim.lr_scheduler.LambdaLR(opt, [lambda e: 0.9 ** e, lambda e: 1 / (e + 1)])
+        print(sched.get_last_lr(), [g["initial_lr"] for g in opt.param_groups], sched.base_lrs)
+        for epoch in range(5):
+            opt.step()
+            sched.step()
+            print(epoch, sched.get_last_lr())
+        print(sorted(sched.state_dict()), sched.state_dict()["lr_lambdas"], sched.last_epoch)
+        print(opt)
+    """,
+    "scheduler state, warnings and closed forms": """
+        net, _, _ = make()
+        opt = torch.optim.SGD(net.parameters(), lr=1.0)
+        sched = torch.optim.lr_scheduler.StepLR(opt, step_size=2)
+        print(sched.state_dict())
+        sched.step()  # before optimizer.step(): torch warns
+        print(sched.get_last_lr())
+        sched.get_lr()
+        sched.step(5)
+        print(sched.get_last_lr(), sched.last_epoch)
+        exp = torch.optim.lr_scheduler.ExponentialLR(torch.optim.SGD(net.parameters(), lr=0.1), gamma=0.5)
+        exp.step(3)
+        print(exp.get_last_lr())
+        opt2 = torch.optim.SGD(net.parameters(), lr=0.2)
+        cos = torch.optim.lr_scheduler.CosineAnnealingLR(opt2, T_max=3)
+        lrs = []
+        for _ in range(8):
+            opt2.step()
+            cos.step()
+            lrs.append(cos.get_last_lr()[0])
+        print(lrs)
+        ms = torch.optim.lr_scheduler.MultiStepLR(torch.optim.SGD(net.parameters(), lr=1.0), [1, 3])
+        ms.optimizer.step()
+        ms.step(4)
+        print(ms.get_last_lr(), sorted(ms.milestones.items()))
+        resumed = torch.optim.lr_scheduler.StepLR(opt, step_size=2, last_epoch=6)
+        print(resumed.get_last_lr(), resumed.base_lrs)
+    """,
+    "clip_grad_norm_ and clip_grad_value_": """
+        clip_grad_norm_, clip_grad_value_ = torch.nn.utils.clip_grad_norm_, torch.nn.utils.clip_grad_value_
+        def grads():
+            net, x, y = make()
+            (F.mse_loss(net(x), y) * 50).backward()
+            return net
+        net = grads()
+        total = torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm=1.0)
+        print(type(total).__name__, total.dtype, total.shape, total.requires_grad, total.grad_fn)
+        val(total, *[p.grad for p in net.parameters()])
+        print(round(total.item(), 3), round(sum(p.grad.norm() ** 2 for p in net.parameters()).sqrt().item(), 4))
+        for norm_type in (1, 3.0, float("inf")):
+            net = grads()
+            val(clip_grad_norm_(net.parameters(), 0.5, norm_type=norm_type), *[p.grad for p in net.parameters()])
+        net = grads()
+        print(clip_grad_norm_(net[0].weight, 1e6) is not None)  # a single tensor; a large max_norm changes nothing
+        val(net[0].weight.grad)
+        print(clip_value := clip_grad_value_(net.parameters(), 0.05))
+        print(net[2].bias.grad, net[0].weight.grad.abs().max())
+        print(clip_grad_norm_([], 1.0), clip_grad_norm_((p for p in []), 1.0))
+        print(clip_grad_norm_([nn.Parameter(torch.ones(2))], 1.0))
+        train(lambda ps: torch.optim.SGD(ps, lr=0.5, momentum=0.9),
+              clip=lambda ps: torch.nn.utils.clip_grad_norm_(ps, 0.3))
+        train(lambda ps: torch.optim.Adam(ps, lr=0.05), clip=lambda ps: clip_grad_value_(ps, 0.1) or torch.zeros(1))
+    """,
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_optim_more(conform, name):
+    conform(SETUP + textwrap.dedent(CASES[name]))
+
+
+def test_import_paths_and_sgd_to_the_last_bit():
+    """``from ... import`` works like torch's (the programs above cannot test it: they import the real torch), and
+    SGD with momentum and weight decay, which uses only fused multiply-adds, equals torch's float32 bits."""
+    import numpy as np
+
+    import autograd_tutor
+    from autograd_tutor.nn.utils import clip_grad_norm_
+    from autograd_tutor.optim.lr_scheduler import CosineAnnealingLR, StepLR
+    assert autograd_tutor.nn.utils.clip_grad_norm_ is clip_grad_norm_
+    assert autograd_tutor.optim.lr_scheduler.StepLR is StepLR and CosineAnnealingLR.__name__ == "CosineAnnealingLR"
+    rng = np.random.default_rng(0)
+    start, grads = rng.standard_normal((37, 5), np.float32), rng.standard_normal((6, 37, 5), np.float32)
+    results = []
+    for lib in (torch, autograd_tutor):
+        p = lib.nn.Parameter(lib.tensor(start.copy()))
+        opt = lib.optim.SGD([p], lr=0.1, momentum=0.9, weight_decay=0.01, nesterov=True)
+        for g in grads:
+            p.grad = lib.tensor(g.copy())
+            opt.step()
+        results.append(p.detach().numpy().copy())
+    assert np.array_equal(*results)
