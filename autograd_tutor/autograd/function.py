@@ -22,6 +22,7 @@ from .. import events
 from . import grad_mode
 from .dtypes import LEGACY_NAMES, from_numpy_dtype
 from .hooks import add_hook
+from .summation import torch_sum
 
 __all__ = ["Node", "Function", "MultiOutputFunction", "AccumulateGrad", "FREED_MESSAGE", "saved_tensors_hooks"]
 
@@ -448,11 +449,11 @@ def unbroadcast(grad: np.ndarray, shape: tuple) -> np.ndarray:
     (array([2., 2., 2.]), [[3.0], [3.0]])
     """
     extra = grad.ndim - len(shape)
-    if extra:  # np.add.reduce is what .sum() calls, without its Python-level wrapper
-        grad = np.add.reduce(grad, axis=tuple(range(extra)))
-    axes = tuple([i for i, n in enumerate(shape) if n == 1 and grad.shape[i] != 1])
+    # one sum over the new leading axes and the stretched ones, in torch's order (its sum_to_size)
+    stretched = [extra + i for i, n in enumerate(shape) if n == 1 and grad.shape[extra + i] != 1]
+    axes = tuple(range(extra)) + tuple(stretched)
     if axes:
-        grad = np.add.reduce(grad, axis=axes, keepdims=True)
+        grad = torch_sum(grad, axes, True)
     return grad.reshape(shape)
 
 

@@ -15,6 +15,7 @@ import numpy as np
 
 from .dtypes import CPP_NAMES, kind_name, result_type
 from .function import FREED_MESSAGE, Function, MultiOutputFunction, SavedTensor
+from .summation import torch_sum
 
 __all__: list = []  # used through Tensor methods and torch-level functions, not imported by name
 
@@ -632,7 +633,9 @@ class SumBackward0(Function):
     def forward(ctx, x):
         ctx.save(self_sym_sizes=x._data.shape)
         d = x._data
-        return np.add.reduce(d, axis=None, dtype=np.int64 if d.dtype.kind in "biu" else None)  # d.sum(), faster
+        if d.dtype.kind in "biu":
+            return np.add.reduce(d, axis=None, dtype=np.int64)
+        return torch_sum(d, None, False)  # in torch's order: .item() prints torch's digits
 
     @staticmethod
     def backward(ctx, g):
@@ -658,9 +661,11 @@ class SumBackward1(Function):
     @staticmethod
     def forward(ctx, x, dim, keepdim=False):
         d = x._data
-        ctx.save(self_sym_sizes=d.shape, dim=_dims(dim, d.ndim), keepdim=keepdim)
-        return d.sum(axis=_dims(dim, d.ndim), keepdims=keepdim,
-                     dtype=np.int64 if d.dtype.kind in "biu" else None)
+        dims = _dims(dim, d.ndim)
+        ctx.save(self_sym_sizes=d.shape, dim=dims, keepdim=keepdim)
+        if d.dtype.kind in "biu":
+            return d.sum(axis=dims, keepdims=keepdim, dtype=np.int64)
+        return torch_sum(d, dims, keepdim)
 
     @staticmethod
     def backward(ctx, g):
@@ -678,8 +683,8 @@ class MeanBackward0(Function):
         ctx.save(self_sym_sizes=d.shape, self_sym_numel=d.size)
         if not d.size:  # the mean of nothing: nan, without NumPy's warnings
             return np.array(np.nan, d.dtype)
-        # d.mean() computes exactly this for float32 and float64 (through a Python-level wrapper)
-        return np.add.reduce(d, axis=None) / d.size if d.itemsize >= 4 else d.mean()
+        # torch's mean is its sum, in its order, divided by n
+        return torch_sum(d, None, False) / d.size if d.itemsize >= 4 else d.mean()
 
     @staticmethod
     def backward(ctx, g):
@@ -696,9 +701,11 @@ class MeanBackward1(Function):
         if d.dtype.kind != "f":
             raise RuntimeError(_mean_dtype_message(d))
         dims = _dims(dim, d.ndim)
-        ctx.save(self_sym_sizes=d.shape, dim=dims, keepdim=keepdim,
-                 count=int(np.prod([d.shape[i] for i in dims])) if d.ndim else 1)
-        return d.mean(axis=dims, keepdims=keepdim)
+        count = int(np.prod([d.shape[i] for i in dims])) if d.ndim else 1
+        ctx.save(self_sym_sizes=d.shape, dim=dims, keepdim=keepdim, count=count)
+        if d.itemsize < 4 or not count:
+            return d.mean(axis=dims, keepdims=keepdim)
+        return torch_sum(d, dims, keepdim) / d.dtype.type(count)
 
     @staticmethod
     def backward(ctx, g):

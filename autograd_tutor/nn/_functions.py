@@ -22,6 +22,7 @@ from ..autograd.function import _NULL_CTX, Function
 from ..autograd.functions import (AddBackward1, SigmoidBackwardBackward0, SubBackward0, _float, _is_tensor, _promote,
                                   _rounded, _saved, _zeros)
 from ..autograd.more_functions import erf
+from ..autograd.summation import torch_sum
 from ..autograd.tensor import Tensor
 
 __all__: list = []  # used through nn.functional
@@ -40,7 +41,10 @@ class MseLossBackward0(Function):
         a = a if a.dtype.kind == "f" else a.astype(np.float32)
         diff = a - b
         squares = diff * diff
-        return squares if reduction == 0 else squares.sum() if reduction == 2 else squares.mean()
+        if reduction == 0:
+            return squares
+        total = torch_sum(squares, None, False)  # in torch's order: the printed loss has torch's digits
+        return total if reduction == 2 else total / squares.dtype.type(squares.size)
 
     @staticmethod
     def backward(ctx, g):

@@ -1,0 +1,41 @@
+"""Sums and means in torch's order: ``.item()`` and ``.tolist()`` print torch's digits to the last one."""
+import pytest
+
+torch = pytest.importorskip("torch")
+
+CASES = {
+    "sums-and-means-of-every-shape": """
+        shapes = [(3,), (8,), (12,), (33,), (100,), (1000,), (5000,), (4, 7), (7, 4), (16, 17), (64, 1), (1, 64),
+                  (33, 9), (5, 40), (3, 8, 9), (4, 5, 6), (2, 1, 3)]
+        for dtype in (torch.float32, torch.float64):
+            for k, shape in enumerate(shapes):
+                torch.manual_seed(k)
+                x = torch.randn(shape, dtype=dtype) * 3
+                print(shape, x.sum().item(), x.mean().item(), x.sum(-1).tolist()[:3], x.sum(0).flatten().tolist()[:3])
+                print(x.mean(dim=0, keepdim=True).flatten().tolist()[:3], x.sum(dim=tuple(range(x.ndim))).item())
+                if x.ndim == 3:
+                    print(x.sum(1).flatten().tolist()[:4], x.mean((1, 2)).tolist())
+    """,
+    "a-linear-regression-lesson-prints-torchs-losses": """
+        torch.manual_seed(0)
+        x = torch.randn(50, 1)
+        y = 3 * x + 0.5 + 0.1 * torch.randn(50, 1)
+        w = torch.zeros(1, requires_grad=True)
+        b = torch.zeros(1, requires_grad=True)
+        for step in range(5):
+            loss = ((w * x + b - y) ** 2).mean()
+            loss.backward()
+            print(step, loss.item(), w.grad.item(), b.grad.item())
+            with torch.no_grad():
+                w -= 0.1 * w.grad
+                b -= 0.1 * b.grad
+            w.grad.zero_()
+            b.grad.zero_()
+        print(torch.nn.functional.mse_loss(w * x + b, y).item(), torch.nn.MSELoss(reduction="sum")(w * x + b, y).item())
+    """,
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_summation(conform, name):
+    conform(CASES[name])
