@@ -17,7 +17,7 @@ from . import autograd, events
 from .autograd._printing import get_printoptions, set_printoptions
 from .autograd.dtypes import (bool, double, dtype, float, float16, float32, float64, get_default_dtype, half, int,
                               int8, int16, int32, int64, long, short, uint8)
-from .autograd.factories import (arange, as_tensor, bernoulli, empty, empty_like, eye, from_numpy, full, full_like,
+from .autograd.factories import (arange, as_tensor, empty, empty_like, eye, from_numpy, full, full_like,
                                  linspace, normal, ones, ones_like, rand, rand_like, randint, randint_like, randn,
                                  randn_like, randperm, tensor, zeros, zeros_like)
 from .autograd.random import Generator, default_generator, initial_seed, manual_seed, seed
@@ -34,7 +34,7 @@ __version__ = "0.1.0"
 __all__ = ["autograd", "events", "Tensor", "Size", "return_types", "dtype", "tensor", "as_tensor", "from_numpy",
            "ones", "zeros", "empty", "full", "ones_like", "zeros_like", "empty_like", "full_like", "arange",
            "linspace", "eye", "rand", "randn", "randint", "randperm", "normal", "rand_like", "randn_like",
-           "randint_like", "bernoulli", "manual_seed", "seed", "initial_seed", "Generator", "default_generator",
+           "randint_like", "manual_seed", "seed", "initial_seed", "Generator", "default_generator",
            "device", "cuda", "backends", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode", "is_inference_mode_enabled",
            "set_printoptions", "get_printoptions", "get_default_dtype", "float16", "half", "float32", "float",
            "float64", "double", "int8", "int16", "short", "int32", "int", "int64", "long", "uint8", "bool",

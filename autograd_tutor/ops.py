@@ -149,3 +149,90 @@ def stack(tensors, dim=0) -> Tensor:
             raise RuntimeError(f"stack expects each tensor to be equal size, but got {list(tensors[0].shape)} at "
                                f"entry 0 and {list(t.shape)} at entry {i}")
     return F.StackBackward0.apply(*tensors, dim=_dim(dim, tensors[0].ndim + 1))
+
+
+# ---- layers-wip: stacking, splitting, rolling, median and more (one block)
+_EXTRA = ("atan2", "arctan2", "cumprod", "index_select", "masked_select", "roll", "tile", "movedim", "moveaxis",
+          "median", "tensor_split", "sigmoid_", "tanh_", "exp_", "sqrt_", "rsqrt_", "log_", "abs_", "sin_", "cos_",
+          "reciprocal_", "square_", "neg_")
+__all__ += [*_EXTRA, "vstack", "hstack", "atleast_1d", "atleast_2d", "repeat_interleave", "bernoulli"]
+(atan2, arctan2, cumprod, index_select, masked_select, roll, tile, movedim, moveaxis, median, tensor_split, sigmoid_,
+ tanh_, exp_, sqrt_, rsqrt_, log_, abs_, sin_, cos_, reciprocal_, square_, neg_) = (_method(n) for n in _EXTRA)
+
+
+def atan2(input, other) -> Tensor:  # noqa: F811  (torch numbers ``other`` as argument 2 here)
+    """The angle of the point (other, input) in (-pi, pi]."""
+    if not isinstance(other, Tensor):
+        raise TypeError(f"atan2(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
+    return _wrap(input).atan2(other)
+
+
+arctan2 = atan2
+
+
+def _atleast(tensors, fn, name: str):
+    """atleast_1d / atleast_2d of one tensor, of several, or of a list of them (a tuple back)."""
+    if len(tensors) == 1 and isinstance(tensors[0], Tensor):
+        return fn(tensors[0])
+    items = tensors[0] if len(tensors) == 1 else tensors
+    return tuple(fn(t) for t in _check_sequence(items, name))
+
+
+def _as_1d(t: Tensor) -> Tensor:
+    return t.reshape(1) if t.ndim == 0 else t
+
+
+def _as_2d(t: Tensor) -> Tensor:
+    return t.reshape(1, 1) if t.ndim == 0 else t.unsqueeze(0) if t.ndim == 1 else t
+
+
+def atleast_1d(*tensors):
+    """A 0-dim tensor as shape (1,) (a view); others unchanged."""
+    return _atleast(tensors, _as_1d, "atleast_1d")
+
+
+def atleast_2d(*tensors):
+    """A 0-dim tensor as (1, 1), a vector as one row (1, n); others unchanged."""
+    return _atleast(tensors, _as_2d, "atleast_2d")
+
+
+def vstack(tensors) -> Tensor:
+    """Stack rows: each tensor made at least 2-D (a vector becomes one row), then cat along dim 0.
+
+    >>> import autograd_tutor as torch
+    >>> torch.vstack([torch.tensor([1., 2.]), torch.tensor([3., 4.])])
+    tensor([[1., 2.],
+            [3., 4.]])
+    """
+    tensors = _check_sequence(tensors, "vstack")
+    if not tensors:
+        raise RuntimeError("vstack expects a non-empty TensorList")
+    return cat([_as_2d(t) for t in tensors], 0)
+
+
+def hstack(tensors) -> Tensor:
+    """Join side by side: each tensor made at least 1-D, then cat along dim 0 for vectors, dim 1 otherwise.
+
+    >>> import autograd_tutor as torch
+    >>> torch.hstack([torch.tensor([1., 2.]), torch.tensor(3.)])
+    tensor([1., 2., 3.])
+    """
+    tensors = _check_sequence(tensors, "hstack")
+    if not tensors:
+        raise RuntimeError("hstack expects a non-empty TensorList")
+    tensors = [_as_1d(t) for t in tensors]
+    return cat(tensors, 0 if tensors[0].ndim == 1 else 1)
+
+
+def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
+    """``input.repeat_interleave(repeats, dim)``; with one tensor of counts only, the indices 0, 1, ... each
+    repeated that many times: ``torch.repeat_interleave(torch.tensor([1, 2]))`` is ``tensor([0, 1, 1])``."""
+    if repeats is None:
+        counts = input._data
+        return Tensor._make(np.repeat(np.arange(counts.size), counts.reshape(-1)).astype(np.int64))
+    return _wrap(input).repeat_interleave(repeats, dim, output_size=output_size)
+
+
+def bernoulli(input, p=None, *, generator=None) -> Tensor:
+    """``input.bernoulli(p)``: 1 with probability ``input`` (or ``p``), else 0; torch's draws for the same seed."""
+    return input.bernoulli(p, generator=generator)

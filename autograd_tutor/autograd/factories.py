@@ -15,13 +15,13 @@ import numpy as np
 
 from .. import events
 from ..devices import check_cpu
-from . import functions as F, grad_mode, random
+from . import random
 from .dtypes import dtype as _dtype, float32, from_numpy_dtype, kind_name
 from .tensor import Tensor
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "ones", "zeros", "empty", "full", "ones_like", "zeros_like",
            "full_like", "empty_like", "arange", "linspace", "eye", "rand", "randn", "randint", "randperm", "normal",
-           "bernoulli", "rand_like", "randn_like", "randint_like"]
+           "rand_like", "randn_like", "randint_like"]
 
 
 def _leaf(data: np.ndarray, requires_grad: bool) -> Tensor:
@@ -304,17 +304,6 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
     gen = generator or random.default_generator
     np_dtype = _np_dtype(dtype, np.int64)
     return _drawn(lambda n: gen.integers(n, int(low), int(high)).astype(np_dtype), shape, requires_grad)
-
-
-def bernoulli(input: Tensor, p=None, *, generator=None) -> Tensor:
-    """1 with probability ``input`` (or ``p``, one number for every entry), else 0, in ``input``'s dtype:
-    torch's draws after the same ``manual_seed``."""
-    gen = generator or random.default_generator
-    d = input._data
-    values = gen.bernoulli(d if p is None else np.full(d.shape, float(p))).astype(d.dtype)
-    if grad_mode._grad_enabled[0] and input._requires_grad:  # recorded, with a zero gradient, as in torch
-        return F.BernoulliBackward0.apply(input, values=values)
-    return _leaf(values, False)
 
 
 def randperm(n: int, *, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:

@@ -26,6 +26,7 @@ from ..devices import CPU, check_cpu
 from . import functions as F
 from . import grad_mode, random
 from . import more_functions as M
+from . import extra_functions as X
 from ._printing import format_tensor
 from .dtypes import CPP_NAMES, LEGACY_NAMES, TORCH_NAMES, dtype as _dtype, from_numpy_dtype, kind_name
 from .function import _ids, accumulate_node
@@ -1281,6 +1282,234 @@ class Tensor:
             out = F.UnsafeViewBackward0.apply(rows.mm(small), shape=(*shape, small.shape[1]))
             return out.mT.contiguous() if transpose else out
         return _batched_matmul(self, other)
+
+    # ------------------------------------------------------------ layers-wip: more ops (one block)
+    # torch.return_types.median (``type`` here would be the Tensor method of that name, hence __class__)
+    return_types.median = _ReturnType.__class__("median", (_ReturnType,), {"_name": "median"})
+
+    def atan2(self, other):
+        """The angle of the point (other, self) in (-pi, pi]: atan(self / other), in the right quadrant."""
+        if not isinstance(other, Tensor):
+            raise TypeError(f"atan2(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}")
+        _broadcast_shape(self._data.shape, other._data.shape)
+        return X.Atan2Backward0.apply(self, other)
+
+    arctan2 = atan2
+
+    def cumprod(self, dim, *, dtype=None):
+        """z_j = x_1 * x_2 * ... * x_j along ``dim`` (integers and bools give int64)."""
+        axis = _dim(dim, self.ndim)
+        return X.CumprodBackward0.apply(self, dim=axis, given_dim=dim, dtype=None if dtype is None else dtype.np)
+
+    def index_select(self, dim, index):
+        """The slices at ``index`` (a 1-D integer tensor) along ``dim``, in that order, repeats allowed."""
+        if not isinstance(index, Tensor):
+            raise TypeError(f"index_select(): argument 'index' (position 2) must be Tensor, not "
+                            f"{type(index).__name__}")
+        axis, i = _dim(dim, self.ndim), index._data
+        if i.dtype not in (np.int64, np.int32):
+            raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+        if i.ndim > 1:
+            raise IndexError("index_select(): Index is supposed to be a vector")
+        n = self._data.shape[axis] if self.ndim else 1
+        if i.size and (i.min() < 0 or i.max() >= n):
+            raise IndexError("index out of range in self")
+        return X.IndexSelectBackward0.apply(self, dim=axis, given_dim=dim, index=index)
+
+    def masked_select(self, mask):
+        """The entries where the bool ``mask`` (broadcast with self) is True, as a 1-D tensor."""
+        if mask._data.dtype != np.bool_:
+            raise RuntimeError("masked_select: expected BoolTensor for mask")
+        shape = _broadcast_shape(mask._data.shape, self._data.shape)
+        return X.MaskedSelectBackward0.apply(self, mask=mask, shape=shape)
+
+    def repeat_interleave(self, repeats, dim=None, *, output_size=None):
+        """Each entry (slice along ``dim``; of the flattened tensor without ``dim``) repeated ``repeats``
+        times in place: [a, b] -> [a, a, b, b]. torch records an int count as unsqueeze, expand, clone and
+        view, and a tensor of counts as one index_select."""
+        x = self.flatten() if dim is None else self
+        axis = 0 if dim is None else _dim(dim, self.ndim)
+        if isinstance(repeats, Tensor):
+            r = repeats._data
+            if r.dtype.kind not in "iu":
+                raise NotImplementedError(f"\"repeat_interleave_cpu\" not implemented for '{kind_name(r)}'")
+            if r.ndim > 1:
+                raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
+            n = x.shape[axis] if x.ndim else 1
+            if r.size == 1:
+                r = np.full(n, r.reshape(-1)[0])
+            elif r.size != n:
+                raise RuntimeError(f"repeats must have the same size as input along dim, but got repeats.size(0) = "
+                                   f"{r.size} and input.size({axis}) = {n}")
+            if (r < 0).any():
+                raise RuntimeError("repeats can not be negative")
+            return x.index_select(axis, Tensor._make(np.repeat(np.arange(n), r).astype(np.int64)))
+        if repeats < 0:
+            raise RuntimeError("Repeats must be non-negative")
+        shape = list(x.shape)
+        wide = x.unsqueeze(axis + 1)
+        wide = wide.expand(*shape[:axis + 1], repeats, *shape[axis + 1:])
+        shape[axis] *= repeats
+        return wide.clone().view(*shape)
+
+    def roll(self, shifts, dims=None):
+        """Entries shifted cyclically by ``shifts`` along ``dims`` (those leaving one end come back at the
+        other); without ``dims`` the flattened tensor is rolled."""
+        shifts = (shifts,) if isinstance(shifts, numbers.Integral) else tuple(shifts)
+        dims = () if dims is None else (dims,) if isinstance(dims, numbers.Integral) else tuple(dims)
+        if not shifts:
+            raise RuntimeError("`shifts` required")
+        if len(shifts) != len(dims) and not (len(shifts) == 1 and not dims):
+            raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
+        for d in dims:
+            _dim(d, self.ndim)
+        return X.RollBackward0.apply(self, shifts=tuple(int(s) for s in shifts), dims=tuple(int(d) for d in dims))
+
+    def tile(self, *args, dims=None):
+        """The tensor repeated ``dims[i]`` times along dim i; fewer dims than the tensor has are padded with
+        leading 1s (unlike ``repeat``): ``repeat`` after that, so RepeatBackward0."""
+        reps = _int_args(args, dims, "tile", "dims") if args or dims is not None else ()
+        return self.repeat(*((1,) * (self.ndim - len(reps)) + reps))
+
+    def movedim(self, source, destination):
+        """Dims moved from ``source`` to ``destination`` positions, the others keeping their order: a permute."""
+        src = (source,) if isinstance(source, numbers.Integral) else tuple(source)
+        dst = (destination,) if isinstance(destination, numbers.Integral) else tuple(destination)
+        if len(src) != len(dst):
+            raise RuntimeError(f"movedim: Invalid source or destination dims: source ({list(src)} dims) should "
+                               f"contain the same number of dims as destination ({list(dst)} dims)")
+        n = self.ndim
+        src, dst = [_dim(d, n) for d in src], [_dim(d, n) for d in dst]
+        for name, ds in (("source", src), ("destination", dst)):
+            if len(set(ds)) != len(ds):
+                raise RuntimeError(f"movedim: repeated dim in `{name}` ({ds})")
+        order = [-1] * n
+        for s, d in zip(src, dst):
+            order[d] = s
+        rest = iter(d for d in range(n) if d not in src)
+        order = [next(rest) if o == -1 else o for o in order]
+        return F.PermuteBackward0.apply(self, dims=tuple(order))
+
+    moveaxis = movedim
+
+    def median(self, dim=None, keepdim=False):
+        """The lower median (the smaller middle value for an even count) of all entries, or along ``dim``
+        with the index it was found at, as ``torch.return_types.median(values, indices)``."""
+        d = self._data
+        if d.dtype == np.bool_:
+            raise NotImplementedError(f"\"{'median_cpu' if dim is None else 'median_out'}\" not implemented for 'Bool'")
+        if dim is None:
+            return X.MedianBackward0.apply(self)
+        if isinstance(dim, bool) or not isinstance(dim, numbers.Integral):
+            raise TypeError(f"median(): argument 'dim' (position 1) must be int, not {type(dim).__name__}")
+        axis = _dim(dim, self.ndim)
+        if d.ndim and d.shape[axis] == 0:
+            raise IndexError(f"median(): Expected reduction dim {axis} to have non-zero size.")
+        idx = X.median_indices(d, axis) if d.ndim else np.zeros((), np.int64)
+        indices = Tensor._make(idx if keepdim or not d.ndim else idx.squeeze(axis))
+        values = X.MedianBackward1.apply(self, dim=axis, keepdim=keepdim, indices=indices)
+        return return_types.median((values, indices))
+
+    def tensor_split(self, indices_or_sections=None, dim=0, *, sections=None, indices=None,
+                     tensor_indices_or_sections=None):
+        """Pieces along ``dim``: ``n`` sections of nearly equal size (the first ones one longer), or cut at
+        each of ``indices``. Each piece is its own SliceBackward0 view."""
+        split = next((v for v in (indices_or_sections, sections, indices, tensor_indices_or_sections)
+                      if v is not None), None)
+        if isinstance(split, Tensor):
+            s = split._data
+            if s.ndim > 1:
+                raise RuntimeError("tensor_split expected tensor_indices_or_sections to be a zero-dimensional or "
+                                   f"one-dimensional tensor, but got a tensor with {s.ndim} dims")
+            if s.dtype != np.int64:
+                raise RuntimeError("tensor_split expected tensor_indices_or_sections to have dtype of long, but got "
+                                   f"{kind_name(s)}")
+            split = int(s) if s.ndim == 0 else [int(i) for i in s]
+        if self.ndim == 0:
+            raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims")
+        axis = _dim(dim, self.ndim)
+        n = self.shape[axis]
+        if isinstance(split, numbers.Integral):
+            if split <= 0:
+                raise RuntimeError(f"number of sections must be larger than 0, got {split}")
+            size, extra = divmod(n, split)
+            cuts = [i * size + min(i, extra) for i in range(1, split)]  # the first ``extra`` pieces one longer
+        else:
+            if not all(isinstance(i, numbers.Integral) for i in split):
+                raise TypeError(f"tensor_split() received an invalid combination of arguments - got "
+                                f"({type(split).__name__}), but expected one of:\n"
+                                " * (tuple of ints indices, int dim = 0)\n"
+                                " * (Tensor tensor_indices_or_sections, int dim = 0)\n * (int sections, int dim = 0)\n")
+            cuts = [int(i) for i in split]
+        bounds = [0, *cuts]
+        ends = [*cuts, None]
+        return tuple(F.SliceBackward0.apply(self, dim=axis, key=slice(a, b)) for a, b in zip(bounds, ends))
+
+    def bernoulli(self, p=None, *, generator=None):
+        """1 with probability self (or ``p``, one number for every entry), else 0, in self's dtype: torch's
+        draws after the same ``manual_seed``. Recorded as torch does: BernoulliBackward0 (a zero gradient)
+        for probabilities from self, a node without a derivative for a given ``p``."""
+        d = self._data
+        gen = generator or random.default_generator
+        record = grad_mode._grad_enabled[0] and self._requires_grad
+        if p is None:
+            if d.dtype.kind != "f":
+                raise NotImplementedError(f"\"bernoulli_tensor_cpu_p_\" not implemented for '{kind_name(d)}'")
+            if d.size and not ((d >= 0) & (d <= 1)).all():
+                raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error "
+                                   "message be improved?  If so, please report an enhancement request to PyTorch.)")
+            values = gen.bernoulli(d).astype(d.dtype)
+            return F.BernoulliBackward0.apply(self, values=values) if record else Tensor._make(values)
+        if not 0 <= p <= 1:
+            raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
+        values = gen.bernoulli(np.broadcast_to(float(p), d.shape)).astype(d.dtype)
+        return M.NotImplementedNode.apply(self, values=values, op="bernoulli") if record else Tensor._make(values)
+
+    def _inplace_saving_result(self, compute) -> "Tensor":
+        """An in-place op whose node saves its result (sigmoid_, tanh_, sqrt_...): as in torch, the saved result
+        is this tensor itself at its new version, so changing it again in place makes backward raise."""
+        before = self._grad_fn
+        self._inplace(compute)
+        node = self._grad_fn
+        saved = node._saved.get("result") if node is not before and node is not None and node._saved else None
+        if type(saved).__name__ == "SavedTensor":
+            saved.version, saved.saved_version, saved.data = self._vbox, self._vbox[0], self._data
+        return self
+
+    def sigmoid_(self):
+        return self._inplace_saving_result(lambda s: s.sigmoid())
+
+    def tanh_(self):
+        return self._inplace_saving_result(lambda s: s.tanh())
+
+    def sqrt_(self):
+        return self._inplace_saving_result(lambda s: s.sqrt())
+
+    def rsqrt_(self):
+        return self._inplace_saving_result(lambda s: s.rsqrt())
+
+    def reciprocal_(self):
+        return self._inplace_saving_result(lambda s: s.reciprocal())
+
+    def log_(self):
+        return self._inplace(lambda s: s.log())
+
+    def abs_(self):
+        return self._inplace(lambda s: s.abs())
+
+    def sin_(self):
+        return self._inplace(lambda s: s.sin())
+
+    def cos_(self):
+        return self._inplace(lambda s: s.cos())
+
+    def square_(self):
+        return self._inplace(lambda s: s.square())
+
+    def atan2_(self, other):
+        return self._inplace(lambda s: s.atan2(other), other)
+
+    arctan2_ = atan2_
 
     def bmm(self, mat2):
         """Batched matrix product, batch by batch: (b, n, k) @ (b, k, m) -> (b, n, m), one BmmBackward0."""

@@ -13,11 +13,12 @@
 """
 from . import functional, init, utils
 from .module import Module
-from .modules import (ELU, GELU, BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, Dropout, Flatten, Identity, L1Loss,
-                      LeakyReLU, Linear, LogSoftmax, MSELoss, NLLLoss, ReLU, Sequential, Sigmoid, SiLU, SmoothL1Loss,
-                      Softmax, Softplus, Tanh)
+from .modules import (ELU, GELU, BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, Dropout, Embedding, Flatten, Identity,
+                      L1Loss, LayerNorm, LeakyReLU, Linear, LogSoftmax, MSELoss, NLLLoss, ReLU, Sequential, Sigmoid,
+                      SiLU, SmoothL1Loss, Softmax, Softplus, Tanh)
 from .parameter import Parameter
 
 __all__ = ["Parameter", "Module", "Identity", "Linear", "Flatten", "Dropout", "Sequential", "ReLU", "LeakyReLU", "GELU",
            "SiLU", "Softplus", "ELU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "MSELoss", "NLLLoss",
-           "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss", "L1Loss", "SmoothL1Loss", "functional", "init", "utils"]
+           "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss", "L1Loss", "SmoothL1Loss", "LayerNorm", "Embedding",
+           "functional", "init", "utils"]

@@ -436,3 +436,87 @@ def _cross_entropy_probabilities(logp, input, target, weight_view, reduction, la
     if reduction == "sum":
         return -terms.sum()
     return DivBackward1.apply(-terms.sum(), other=input.numel() // classes)
+
+
+# ---- layer_norm and embedding (one block)
+from ._layer_functions import EmbeddingBackward0, NativeLayerNormBackward0  # noqa: E402
+
+__all__ += ["layer_norm", "embedding"]
+
+
+def layer_norm(input: Tensor, normalized_shape, weight: Tensor | None = None, bias: Tensor | None = None,
+               eps: float = 1e-05) -> Tensor:
+    """Standardise each sample over its last dims (``normalized_shape``): subtract their mean, divide by
+    sqrt(variance + eps), then scale by ``weight`` and shift by ``bias``: one NativeLayerNormBackward0.
+
+    >>> import autograd_tutor as torch
+    >>> layer_norm(torch.tensor([[0., 2.], [5., 5.]]), (2,))     # each row to mean 0, variance 1 (or all 0)
+    tensor([[-1.0000,  1.0000],
+            [ 0.0000,  0.0000]])
+    """
+    if not isinstance(normalized_shape, (tuple, list)):
+        raise TypeError(f"layer_norm(): argument 'normalized_shape' (position 2) must be tuple of ints, not "
+                        f"{type(normalized_shape).__name__}")
+    shape = tuple(int(n) for n in normalized_shape)
+    if not shape:
+        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one "
+                           "element, but got normalized_shape = []")
+    for name, p in (("weight", weight), ("bias", bias)):
+        if p is not None and tuple(p.shape) != shape:
+            raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but got {name} of shape "
+                               f"{list(p.shape)} and normalized_shape = {list(shape)}")
+    if tuple(input.shape[input.dim() - len(shape):]) != shape or input.dim() < len(shape):
+        raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape [*, "
+                           f"{', '.join(str(n) for n in shape)}], but got input of size{list(input.shape)}")
+    d = input._data
+    if d.dtype.kind != "f":
+        raise NotImplementedError(f"\"LayerNormKernelImpl\" not implemented for '{kind_name(d)}'")
+    for p in (weight, bias):
+        if p is not None and p._data.dtype != d.dtype:
+            raise RuntimeError(f"mixed dtype (CPU): expect parameter to have scalar type of {kind_name(d)}")
+    none = Tensor._make(np.zeros(0, d.dtype))  # a weight or bias left out: an input without an edge
+    return NativeLayerNormBackward0.apply(input, none if weight is None else weight, none if bias is None else bias,
+                                          normalized_shape=shape, eps=eps, affine=(weight is not None,
+                                                                                   bias is not None))
+
+
+def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max_norm: float | None = None,
+              norm_type: float = 2.0, scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
+    """Look up rows of the table ``weight`` (num_embeddings, embedding_dim) at the integer ``input``: the
+    output has shape input.shape + (embedding_dim,), one EmbeddingBackward0. Row ``padding_idx`` gets no
+    gradient; with ``max_norm``, the rows looked up are first rescaled in place to norm at most ``max_norm``.
+
+    >>> import autograd_tutor as torch
+    >>> embedding(torch.tensor([2, 0, 2]), torch.tensor([[0., 1.], [2., 3.], [4., 5.]]))
+    tensor([[4., 5.],
+            [0., 1.],
+            [4., 5.]])
+    """
+    if padding_idx is not None:
+        if padding_idx > 0 and padding_idx >= weight.size(0):
+            raise AssertionError("Padding_idx must be within num_embeddings")
+        if padding_idx < 0:
+            if padding_idx < -weight.size(0):
+                raise AssertionError("Padding_idx must be within num_embeddings")
+            padding_idx = weight.size(0) + padding_idx
+    else:
+        padding_idx = -1
+    if weight.dim() != 2:
+        raise RuntimeError("'weight' must be 2-D")
+    idx = input._data
+    if idx.dtype not in (np.int64, np.int32):
+        raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following scalar types: "
+                           f"Long, Int; but got torch.{kind_name(idx)}Tensor instead (while checking arguments for "
+                           "embedding)")
+    if idx.size and (idx.min() < 0 or idx.max() >= weight.shape[0]):
+        raise IndexError("index out of range in self")
+    if sparse:
+        raise NotImplementedError("autograd_tutor has no sparse tensors: call embedding with sparse=False")
+    if max_norm is not None:  # torch's embedding_renorm_, without recording: rows longer than max_norm shrink
+        rows = np.unique(idx)
+        norms = np.linalg.norm(weight._data[rows].astype(np.float64), ord=norm_type, axis=1)
+        scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
+        weight._data[rows] = (weight._data[rows] * scale[:, None]).astype(weight._data.dtype)
+        weight._vbox[0] += 1
+    return EmbeddingBackward0.apply(weight, indices=input, padding_idx=padding_idx,
+                                    scale_grad_by_freq=scale_grad_by_freq, sparse=sparse)
