@@ -16,6 +16,7 @@ import numpy as np
 from .dtypes import CPP_NAMES, kind_name, result_type
 from .function import FREED_MESSAGE, Function, MultiOutputFunction, SavedTensor
 from .summation import torch_sum
+from .vector_math import log_softmax_rows, softmax_rows
 
 __all__: list = []  # used through Tensor methods and torch-level functions, not imported by name
 
@@ -1413,6 +1414,11 @@ class IndexPutBackward0(Function):
 
 # ---------------------------------------------------------------- softmax family and losses
 
+def _last_dim_rows(d: np.ndarray, dim: int) -> bool:
+    """Whether (log_)softmax runs torch's float32 kernel over the last dim (see :mod:`.vector_math`)."""
+    return d.dtype == _FLOAT32 and d.ndim >= 1 and dim == d.ndim - 1 and d.size > 0
+
+
 class SoftmaxBackward0(Function):
     """z = exp(x) / sum(exp(x)) along dim;  dx = z * (g - sum(g * z)) along dim."""
     saves_result = True
@@ -1421,6 +1427,8 @@ class SoftmaxBackward0(Function):
     def forward(ctx, x, dim):
         ctx.save(dim=dim)
         d = _float(x)
+        if _last_dim_rows(d, dim):  # torch's vectorized kernel, to the last bit
+            return softmax_rows(np.ascontiguousarray(d).reshape(-1, d.shape[-1])).reshape(d.shape)
         e = _rounded(np.exp, d - d.max(axis=dim, keepdims=True, initial=-np.inf))
         return e / e.sum(axis=dim, keepdims=True)
 
@@ -1440,6 +1448,8 @@ class LogSoftmaxBackward0(Function):
     def forward(ctx, x, dim):
         ctx.save(dim=dim)
         d = _float(x)
+        if _last_dim_rows(d, dim):  # torch's vectorized kernel, to the last bit
+            return log_softmax_rows(np.ascontiguousarray(d).reshape(-1, d.shape[-1])).reshape(d.shape)
         shifted = d - d.max(axis=dim, keepdims=True, initial=-np.inf)  # (initial: an empty dim has no max)
         with np.errstate(divide="ignore"):  # an empty dim sums to 0, whose log is -inf: nothing is subtracted
             return shifted - _rounded(np.log, _rounded(np.exp, shifted).sum(axis=dim, keepdims=True))

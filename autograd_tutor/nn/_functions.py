@@ -68,6 +68,36 @@ def _signed(index: int) -> int:
     return index - 2 ** 64 if index >= 2 ** 63 else index
 
 
+_CASCADE_UP_TO = 4096
+
+
+def _nll_cascade(picked: np.ndarray, weights, valid: np.ndarray) -> tuple:
+    """torch's sums for nll_loss over a batch: (-sum of w * picked, sum of w) in its 8-level cascade, sample
+    after sample; after sample b, while b is a multiple of 16, 256, ..., a level is added into the next one
+    (so sample 0 goes straight to the top level). The levels are added from the lowest at the end."""
+    zero = picked.dtype.type(0)
+    loss, weight = [zero] * 8, [zero] * 8
+    for b, (value, ok) in enumerate(zip(picked, valid)):
+        if not ok:
+            continue
+        if weights is None:
+            loss[0] = loss[0] - value
+        else:
+            loss[0] = loss[0] - value * weights[b]
+            weight[0] = weight[0] + weights[b]
+        for level in range(7):
+            if b & (15 << (4 * level)):
+                break
+            loss[level + 1], loss[level] = loss[level + 1] + loss[level], zero
+            weight[level + 1], weight[level] = weight[level + 1] + weight[level], zero
+    total_loss, total_weight = zero, zero
+    for level in range(8):
+        total_loss, total_weight = total_loss + loss[level], total_weight + weight[level]
+    if weights is None:
+        total_weight = picked.dtype.type(int(valid.sum()))
+    return total_loss, total_weight
+
+
 class NllLossBackward0(Function):
     """L = -sum_i w[y_i] x[i, y_i] (divided by sum_i w[y_i] for 'mean');  dL/dx[i, y_i] = -w[y_i] g (same divisor).
 
@@ -84,14 +114,20 @@ class NllLossBackward0(Function):
         if bad.any():
             raise IndexError(f"Target {y[bad][0]} is out of bounds.")
         safe, w = _class_weights(y, None if weight is None else weight._data, ignore_index, d.dtype)
-        losses = -w * rows[np.arange(len(y)), safe]
-        total = w.sum(dtype=d.dtype) if reduction else d.dtype.type(0)  # torch leaves it 0 for 'none'
+        picked = rows[np.arange(len(y)), safe]
+        losses = -w * picked
+        if not reduction:
+            loss_sum, total = None, d.dtype.type(0)  # torch leaves the total weight 0 for 'none'
+        elif d.ndim == 2 and len(y) <= _CASCADE_UP_TO:  # torch's order, so that loss.item() prints its digits
+            loss_sum, total = _nll_cascade(picked, None if weight is None else w, y != ignore_index)
+        else:
+            loss_sum, total = losses.sum(), w.sum(dtype=d.dtype)
         ctx.save(self=x, target=target, weight=weight, total_weight=Tensor._make(np.asarray(total)),
                  reduction=reduction, ignore_index=ignore_index % 2 ** 64)  # torch shows it as unsigned
         if reduction == 0:
             return losses.reshape(target._data.shape) if d.ndim == 2 else losses.reshape(())
         with np.errstate(invalid="ignore", divide="ignore"):
-            return losses.sum() if reduction == 2 else losses.sum() / total
+            return loss_sum if reduction == 2 else loss_sum / total
 
     @staticmethod
     def backward(ctx, g):

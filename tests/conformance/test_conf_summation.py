@@ -39,3 +39,27 @@ CASES = {
 @pytest.mark.parametrize("name", CASES)
 def test_summation(conform, name):
     conform(CASES[name])
+
+
+SOFTMAX_CASES = {
+    "softmax-log-softmax-and-cross-entropy-to-the-last-bit": """
+        F = torch.nn.functional
+        for seed in range(12):
+            torch.manual_seed(seed)
+            x = torch.randn(6, 2 + 3 * seed) * (1 + seed % 4)
+            t = torch.randint(0, x.shape[1], (6,))
+            w = torch.rand(x.shape[1])
+            print(torch.softmax(x, 1).tolist()[0][:4], torch.softmax(x, 1).sum(1), F.log_softmax(x, -1).tolist()[1][:4])
+            print(F.cross_entropy(x, t).item(), F.cross_entropy(x, t, reduction="sum").item(),
+                  F.cross_entropy(x, t, weight=w).item(), F.nll_loss(F.log_softmax(x, 1), t, ignore_index=0).item())
+        x = torch.randn(40, 10, requires_grad=True)
+        loss = F.cross_entropy(x, torch.randint(0, 10, (40,)))
+        loss.backward()
+        print(loss.item(), x.grad[0].tolist()[:3])
+    """,
+}
+
+
+@pytest.mark.parametrize("name", SOFTMAX_CASES)
+def test_softmax_exact(conform, name):
+    conform(SOFTMAX_CASES[name])

@@ -1,0 +1,71 @@
+"""softmax and log_softmax as torch's AVX2 kernel computes them over the last dim, to the last bit.
+
+For each row torch takes the maximum, then ``e = exp(x - max)`` with SLEEF's float32 ``expf`` (a polynomial,
+not the C library's), then sums ``e`` over 8 vector lanes: the first 8 values, then each further block of 8
+added lane by lane, a partial last block into the first lanes, and the 8 lanes added as a tree
+((l0+l4)+(l2+l6)) + ((l1+l5)+(l3+l7)); rows shorter than 8 are added one after another. softmax is then
+``e * (1 / sum)``, log_softmax ``(x - max) - log(sum)``.
+
+>>> import numpy as np
+>>> softmax_rows(np.float32([[1., 2., 3.]])).tolist()
+[[0.09003057330846786, 0.2447284758090973, 0.6652409434318542]]
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .fma import fma
+
+__all__ = ["softmax_rows", "log_softmax_rows", "sleef_exp"]
+
+_F32 = np.float32
+
+
+def sleef_exp(d: np.ndarray) -> np.ndarray:
+    """SLEEF's ``expf`` (1-ulp accuracy): exp(d) = 2**q exp(s), q = round(d / ln 2), s = d - q ln 2 (ln 2 in two
+    parts), exp(s) by a degree-7 polynomial with fused multiply-adds; 0 below -104."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        q = np.rint(d * _F32(1.4426950408889634)).astype(np.int32)
+        qf = q.astype(np.float32)
+        s = fma(qf, -0.693145751953125, d)
+        s = fma(qf, -1.428606765330187045e-06, s)
+        u = np.full_like(s, _F32(0.000198527617612853646278381))
+        for c in (0.00139304355252534151077271, 0.00833336077630519866943359, 0.0416664853692054748535156,
+                  0.166666671633720397949219, 0.5):
+            u = fma(u, s, c)
+        u = _F32(1) + fma(s * s, u, s)
+        half = q >> 1
+        u = u * ((half + 127) << 23).view(np.float32) * ((q - half + 127) << 23).view(np.float32)
+        return np.where(d < _F32(-104), _F32(0), u)
+
+
+def _lane_sums(e: np.ndarray) -> np.ndarray:
+    """Each row of ``e`` summed as torch's ``vec::reduce_all`` adds it (see the module docstring)."""
+    rows, k = e.shape
+    if k < 8:
+        return np.add.accumulate(e, axis=1)[:, -1] if k else np.zeros(rows, e.dtype)
+    full = k - k % 8
+    lanes = np.add.reduce(e[:, :full].reshape(rows, full // 8, 8), axis=1)  # block after block, lane by lane
+    lanes[:, :k - full] += e[:, full:]
+    pairs = lanes[:, :4] + lanes[:, 4:]
+    halves = pairs[:, :2] + pairs[:, 2:]
+    return halves[:, 0] + halves[:, 1]
+
+
+def _shifted_exp(x: np.ndarray) -> tuple:
+    shifted = x - x.max(axis=1, keepdims=True)
+    return shifted, sleef_exp(shifted)
+
+
+def softmax_rows(x: np.ndarray) -> np.ndarray:
+    """softmax of each row of a float32 matrix, torch's bits."""
+    _, e = _shifted_exp(x)
+    return e * (_F32(1) / _lane_sums(e))[:, None]
+
+
+def log_softmax_rows(x: np.ndarray) -> np.ndarray:
+    """log_softmax of each row of a float32 matrix: torch's sum; the log of it correctly rounded (torch's SLEEF
+    ``logf`` nearly always is)."""
+    shifted, e = _shifted_exp(x)
+    with np.errstate(divide="ignore"):
+        return shifted - np.log(_lane_sums(e).astype(np.float64)).astype(np.float32)[:, None]
