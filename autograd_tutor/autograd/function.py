@@ -14,6 +14,7 @@ instance of that class the output's ``grad_fn``: the node, which also serves as 
 from __future__ import annotations
 
 import itertools
+import math
 import weakref
 
 import numpy as np
@@ -449,11 +450,13 @@ def unbroadcast(grad: np.ndarray, shape: tuple) -> np.ndarray:
     (array([2., 2., 2.]), [[3.0], [3.0]])
     """
     extra = grad.ndim - len(shape)
-    # one sum over the new leading axes and the stretched ones, in torch's order (its sum_to_size)
     stretched = [extra + i for i, n in enumerate(shape) if n == 1 and grad.shape[extra + i] != 1]
     axes = tuple(range(extra)) + tuple(stretched)
     if axes:
-        grad = torch_sum(grad, axes, True)
+        # the gradient of a one-number parameter (its .item() gets printed) in torch's order; other
+        # gradients, by NumPy's faster sum, can differ from torch's in the last bit
+        grad = torch_sum(grad, None, False) if grad.size and math.prod(shape) == 1 else \
+            np.add.reduce(grad, axis=axes, keepdims=True)
     return grad.reshape(shape)
 
 

@@ -37,7 +37,7 @@ def torch_sum(d: np.ndarray, dims, keepdim: bool) -> np.ndarray:
     if lanes is None or not d.size or d.size > GRAIN_SIZE or not d.flags.c_contiguous or d.ndim == 0:
         return np.add.reduce(d, axis=dims, keepdims=keepdim)
     if dims is None and not keepdim:  # everything: one row (the common case, first)
-        return _rows(d.reshape(1, -1), lanes)[0]
+        return _row(d.reshape(-1), lanes)
     dims = tuple(range(d.ndim)) if dims is None else tuple(dims)
     # as torch's iterator does: drop the dims of size 1, then see the rest as (before, reduced, after)
     sizes = [(s, i in dims) for i, s in enumerate(d.shape) if s != 1]
@@ -49,13 +49,40 @@ def torch_sum(d: np.ndarray, dims, keepdim: bool) -> np.ndarray:
         if False in flags[a:b]:  # reduced dims with kept ones between them: not handled here
             return np.add.reduce(d, axis=dims, keepdims=keepdim)
         before, middle, after = (int(math.prod([s for s, _ in sizes[i:j]])) for i, j in ((0, a), (a, b), (b, None)))
-        e = d.reshape(before, middle, after)
         if after == 1:
-            out = _rows(e[:, :, 0], lanes)
+            out = _rows(d.reshape(before, middle), lanes)
+        elif before == 1:
+            out = _columns(d.reshape(middle, after), lanes)
         else:
-            out = np.stack([_columns(block, lanes) for block in e])
+            out = np.stack([_columns(block, lanes) for block in d.reshape(before, middle, after)])
     out = np.asarray(out, d.dtype).reshape([1 if i in dims else s for i, s in enumerate(d.shape)])
     return out if keepdim else out.reshape([s for i, s in enumerate(d.shape) if i not in dims])
+
+
+def _row(x: np.ndarray, lanes: int) -> np.ndarray:
+    """One row summed: :func:`_rows` written out for a row short enough that no cascade block finishes
+    (fewer than 64 vectors), with as few NumPy calls as possible (sums of a lesson's size are the common case)."""
+    n = len(x)
+    zero = x.dtype.type(0)
+    if n < lanes:  # four accumulators take the items in turn: x0 (+ x4, x5, x6), then x1, x2, x3
+        return np.add.accumulate(x[_SCALAR_ORDER[n]])[-1] + zero
+    m = n // lanes
+    steps = m // 4
+    if steps >= 16:
+        return _rows(x.reshape(1, -1), lanes)[0]
+    vectors = x[:m * lanes].reshape(m, lanes)
+    if steps:
+        acc = np.add.reduce(vectors[:4 * steps].reshape(steps, 4, lanes), axis=0)
+    else:
+        acc = np.zeros((4, lanes), x.dtype)
+    if m > 4 * steps:  # leftover vectors go into the first accumulator before the other three are added
+        acc = np.concatenate([acc[:1], vectors[4 * steps:], acc[1:]])
+    lane_sums = np.add.reduce(acc, axis=0)
+    terms = np.concatenate([x[m * lanes:], lane_sums]) if n > m * lanes else lane_sums
+    return np.add.accumulate(terms)[-1] + zero
+
+
+_SCALAR_ORDER = [list(range(n)) if n < 4 else [0, *range(4, n), 1, 2, 3] for n in range(8)]
 
 
 def _rows(x: np.ndarray, lanes: int) -> np.ndarray:
@@ -106,6 +133,9 @@ def _cascade(x: np.ndarray) -> np.ndarray:
     step = 1 << power
     if size < step:  # no block finished: the terms one after another (the usual case in a lesson)
         return _in_turn(x, axis=1)
+    if size < step * step:  # blocks, but never a push to level 2: the unfinished block + the blocks' sum
+        level0, blocks = _groups(x, step)
+        return (level0 + _in_turn(blocks, axis=1)) + x.dtype.type(0)
     level0, blocks = _groups(x, step)
     level1, groups = _groups(blocks, step)
     level2, supergroups = _groups(groups, step)
@@ -124,8 +154,9 @@ def _groups(x: np.ndarray, step: int) -> tuple:
 def _in_turn(x: np.ndarray, axis: int) -> np.ndarray:
     """The sum along ``axis`` taken one term after another from zero, as a C loop adds (NumPy's own sum may
     add in pairs): the last running sum of ``np.add.accumulate``; + 0. turns a -0. sum into 0., as C's does."""
-    if not x.shape[axis]:
+    n = x.shape[axis]
+    if not n:
         return np.zeros(x.shape[:axis] + x.shape[axis + 1:], x.dtype)
-    if math.prod(x.shape[axis + 1:]) >= 2:  # NumPy adds in turn along an axis that is not the innermost one
+    if x.size >= 2 * n * math.prod(x.shape[:axis]):  # NumPy adds in turn along an axis that is not the innermost
         return np.add.reduce(x, axis=axis) + x.dtype.type(0)
     return np.take(np.add.accumulate(x, axis=axis), -1, axis=axis) + x.dtype.type(0)
