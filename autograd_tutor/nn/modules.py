@@ -16,11 +16,14 @@ Sequential(
 from __future__ import annotations
 
 import math
+import numbers
 import operator
 from collections import OrderedDict
 
+from ..autograd import grad_mode
 from ..autograd.factories import empty
 from ..autograd.tensor import Tensor
+from ..devices import check_cpu
 from . import functional as F
 from . import init
 from .module import Module
@@ -55,9 +58,9 @@ class Linear(Module):
         super().__init__()
         self.in_features = in_features
         self.out_features = out_features
-        self.weight = Parameter(empty(out_features, in_features, dtype=dtype))
+        self.weight = Parameter(empty(out_features, in_features, dtype=dtype, device=device))
         if bias:
-            self.bias = Parameter(empty(out_features, dtype=dtype))
+            self.bias = Parameter(empty(out_features, dtype=dtype, device=device))
         else:
             self.register_parameter("bias", None)
         self.reset_parameters()
@@ -396,11 +399,6 @@ class SmoothL1Loss(_Loss):
         return F.smooth_l1_loss(input, target, reduction=self.reduction, beta=self.beta)
 
 
-# ---- LayerNorm and Embedding (one block)
-import numbers  # noqa: E402
-
-from ..autograd import grad_mode  # noqa: E402
-
 __all__ += ["LayerNorm", "Embedding"]
 
 
@@ -416,6 +414,7 @@ class LayerNorm(Module):
     def __init__(self, normalized_shape, eps: float = 1e-05, elementwise_affine: bool = True, bias: bool = True,
                  device=None, dtype=None) -> None:
         super().__init__()
+        check_cpu(device)
         if isinstance(normalized_shape, numbers.Integral):
             normalized_shape = (normalized_shape,)
         self.normalized_shape = tuple(normalized_shape)
@@ -462,6 +461,7 @@ class Embedding(Module):
                  sparse: bool = False, _weight: Tensor | None = None, _freeze: bool = False, device=None,
                  dtype=None) -> None:
         super().__init__()
+        check_cpu(device)
         self.num_embeddings = num_embeddings
         self.embedding_dim = embedding_dim
         if padding_idx is not None:
