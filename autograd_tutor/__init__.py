@@ -21,7 +21,7 @@ from .autograd.factories import (arange, as_tensor, empty, empty_like, eye, from
                                  linspace, normal, ones, ones_like, rand, rand_like, randint, randint_like, randn,
                                  randn_like, randperm, tensor, zeros, zeros_like)
 from .autograd.random import Generator, default_generator, initial_seed, manual_seed, seed
-from .devices import backends, cuda, device
+from .devices import backends, cuda, device, set_default_device
 from .autograd.grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled,
                                  no_grad, set_grad_enabled)
 from .autograd.tensor import Size, Tensor, return_types
@@ -35,7 +35,7 @@ __all__ = ["autograd", "events", "Tensor", "Size", "return_types", "dtype", "ten
            "ones", "zeros", "empty", "full", "ones_like", "zeros_like", "empty_like", "full_like", "arange",
            "linspace", "eye", "rand", "randn", "randint", "randperm", "normal", "rand_like", "randn_like",
            "randint_like", "manual_seed", "seed", "initial_seed", "Generator", "default_generator",
-           "device", "cuda", "backends", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode", "is_inference_mode_enabled",
+           "device", "cuda", "backends", "set_default_device", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode", "is_inference_mode_enabled",
            "set_printoptions", "get_printoptions", "get_default_dtype", "float16", "half", "float32", "float",
            "float64", "double", "int8", "int16", "short", "int32", "int", "int64", "long", "uint8", "bool",
            "nn", "optim", *_ops_all]

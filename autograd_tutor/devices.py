@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from types import SimpleNamespace
 
-__all__ = ["device", "cuda", "backends", "check_cpu"]
+__all__ = ["device", "cuda", "backends", "check_cpu", "set_default_device"]
 
 _TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve", "fpga", "maia", "xla",
           "lazy", "vulkan", "mps", "meta", "hpu", "mtia", "privateuseone")
@@ -74,9 +74,20 @@ def _seeded(seed) -> None:
     """``torch.cuda.manual_seed``: nothing to seed without a GPU (torch does nothing either)."""
 
 
+def _needs_gpu(*args, **kwargs):
+    """What a CPU-only torch raises for anything that needs a GPU (``torch.cuda.synchronize()``...)."""
+    check_cpu("cuda")
+
+
+def set_default_device(where) -> None:
+    """``torch.set_default_device``: only the CPU exists here."""
+    check_cpu(where)
+
+
 #: ``torch.cuda``: no GPU here.
 cuda = SimpleNamespace(is_available=_no_gpu, device_count=lambda: 0, manual_seed=_seeded, manual_seed_all=_seeded,
-                       is_initialized=_no_gpu)
+                       is_initialized=_no_gpu, current_device=_needs_gpu, get_device_name=_needs_gpu,
+                       synchronize=_needs_gpu, empty_cache=lambda: None)
 #: ``torch.backends``: the flags lessons set or read (they change nothing on the CPU).
 backends = SimpleNamespace(mps=SimpleNamespace(is_available=_no_gpu, is_built=_no_gpu),
                            cuda=SimpleNamespace(is_built=_no_gpu),

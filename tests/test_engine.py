@@ -450,3 +450,10 @@ def test_an_update_under_no_grad_writes_in_place_with_the_version_bumped_and_no_
             w /= torch.tensor([0.0, 1.0])  # inf, silently, as torch
     assert w._data is storage and w._version == 2 and w.tolist() == [float("inf"), 1.0]
     assert w.dtype == torch.float32 and w.requires_grad and w.grad_fn is None
+
+
+def test_set_default_device_accepts_only_the_cpu():
+    torch = autograd_tutor
+    torch.set_default_device("cpu")
+    with pytest.raises(AssertionError, match="Torch not compiled with CUDA enabled"):
+        torch.set_default_device("cuda")

@@ -172,7 +172,9 @@ def _not_differentiable(op: str, fn, a: "Tensor", b: "Tensor") -> "Tensor":
     """``fn`` of the two operands (in their common dtype); where it would be recorded, torch records a
     NotImplemented node whose backward raises."""
     _broadcast_shape(a._data.shape, b._data.shape)
-    values = np.asarray(fn(*F._promote(a, b)))
+    a._integer_zero_division(b)
+    with np.errstate(divide="ignore", invalid="ignore"):  # inf and nan, without NumPy's warnings, as in torch
+        values = np.asarray(fn(*F._promote(a, b)))
     tracked = [t for t in (a, b) if not t._wrapped]
     if grad_mode._grad_enabled[0] and any(t._requires_grad for t in tracked):
         return M.NotImplementedNode.apply(*tracked, values=values, op=op)
@@ -834,6 +836,13 @@ class Tensor:
         """There is no GPU here: the error a CPU-only torch raises."""
         check_cpu("cuda")
 
+    is_cuda = False
+    is_cpu = True
+
+    def get_device(self) -> int:
+        """-1: the CPU (a GPU tensor would give its index)."""
+        return -1
+
     def clone(self) -> "Tensor":
         return F.CloneBackward0.apply(self)
 
@@ -1170,6 +1179,7 @@ class Tensor:
     # ------------------------------------------------------------ remainders and floor division
     def remainder(self, other):
         """``x % y`` with Python's sign rule (the divisor's sign)."""
+        self._integer_zero_division(_wrap(other))
         if isinstance(other, Tensor):
             return _binary(M.RemainderBackward1, self, other)
         return M.RemainderBackward0.apply(self, other=other)
@@ -1190,6 +1200,10 @@ class Tensor:
         """``x // y``, rounded toward minus infinity; torch has no derivative for it."""
         return _not_differentiable("floor_divide", np.floor_divide, self, _wrap(other))
 
+    def _integer_zero_division(self, other) -> None:
+        if self._data.dtype.kind in "biu" and other._data.dtype.kind in "biu" and not np.all(other._data):
+            raise RuntimeError("ZeroDivisionError")
+
     __floordiv__ = floor_divide
 
     def __rfloordiv__(self, other):
@@ -1201,11 +1215,19 @@ class Tensor:
     def minimum(self, other):
         return _binary(F.MinimumBackward0, self, other)
 
-    def softmax(self, dim):
-        return F.SoftmaxBackward0.apply(self, dim=_dim(dim, self.ndim))
+    def softmax(self, dim, dtype=None):
+        return F.SoftmaxBackward0.apply(self._softmax_input(dtype, "softmax"), dim=_dim(dim, self.ndim))
 
-    def log_softmax(self, dim):
-        return F.LogSoftmaxBackward0.apply(self, dim=_dim(dim, self.ndim))
+    def log_softmax(self, dim, dtype=None):
+        return F.LogSoftmaxBackward0.apply(self._softmax_input(dtype, "log_softmax"), dim=_dim(dim, self.ndim))
+
+    def _softmax_input(self, dtype, name: str) -> "Tensor":
+        """The input converted to ``dtype`` first, as torch does; torch's error for an integer tensor."""
+        if dtype is not None:
+            return self.to(dtype)._softmax_input(None, name)
+        if self._data.dtype.kind != "f":
+            raise NotImplementedError(f'"{name}_lastdim_kernel_impl" not implemented for \'{kind_name(self._data)}\'')
+        return self
 
     # ------------------------------------------------------------ reductions
     def sum(self, dim=None, keepdim=False, *, axis=None, keepdims=None):

@@ -53,7 +53,8 @@ def _lane_sums(e: np.ndarray) -> np.ndarray:
 
 
 def _shifted_exp(x: np.ndarray) -> tuple:
-    shifted = x - x.max(axis=1, keepdims=True)
+    with np.errstate(invalid="ignore"):  # a row of -inf: nan, as in torch, without NumPy's warning
+        shifted = x - x.max(axis=1, keepdims=True)
     return shifted, sleef_exp(shifted)
 
 

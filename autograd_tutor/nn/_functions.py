@@ -136,7 +136,7 @@ class NllLossBackward0(Function):
         weight = ctx._unpack("weight", False) if "weight" in _saved(ctx) else None
         safe, w = _class_weights(y, weight, _signed(ctx.ignore_index), x.dtype)
         coef = np.zeros((len(y), x.shape[-1]), x.dtype)
-        coef[np.arange(len(y)), safe] = -w
+        coef[np.arange(len(y)), safe] = 0 - w  # 0 - 0 is 0., where -0. would print -0.0000 for an ignored row
         if ctx.reduction == 1:
             with np.errstate(invalid="ignore", divide="ignore"):
                 coef = coef / ctx._unpack("total_weight", False)

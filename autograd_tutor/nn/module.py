@@ -24,6 +24,7 @@ from collections import OrderedDict, namedtuple
 from ..autograd.grad_mode import no_grad
 from ..autograd.hooks import add_hook
 from ..autograd.tensor import Tensor
+from ..devices import check_cpu
 from .parameter import Parameter
 
 __all__ = ["Module"]
@@ -321,6 +322,10 @@ class Module:
     def double(self) -> "Module":
         from ..autograd.dtypes import float64
         return self.to(float64)
+
+    def cuda(self, device=None) -> "Module":
+        """There is no GPU here: the error a CPU-only torch raises."""
+        check_cpu("cuda")
 
     def cpu(self) -> "Module":
         return self

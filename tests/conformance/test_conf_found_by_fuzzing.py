@@ -57,6 +57,23 @@ CASES = {
         with expect(): x.detach().clone()[1.5] = 1.
         with expect(): torch.ones(3).expand(2, 3).add_(1)
     """,
+    "second-round": """
+        F = torch.nn.functional
+        x = torch.ones(2)
+        print(x.is_cuda, x.get_device(), x.is_cpu, torch.nn.Linear(1, 1).cpu())
+        with expect(): torch.nn.Linear(1, 1).cuda()
+        with expect(): torch.cuda.current_device()
+        with expect(): torch.cuda.synchronize()
+        with expect(): torch.tensor([5, -5]) // torch.tensor([0, 2])
+        with expect(): torch.tensor([5, -5]) % torch.tensor([0, 2])
+        with expect(): torch.softmax(torch.tensor([1, 2]), 0)
+        with expect(): torch.log_softmax(torch.tensor([1, 2]), 0)
+        print(torch.softmax(torch.tensor([1., 2.]), 0, dtype=torch.float64), 7 % torch.tensor([0., 2.]))
+        print(5 // torch.tensor([0., 2.]), torch.softmax(torch.tensor([[float('-inf'), float('-inf')]]), 1))
+        x = torch.tensor([[1., 2., 3.], [0.5, 0.1, 2.]], requires_grad=True)
+        F.cross_entropy(x, torch.tensor([1, 2]), ignore_index=1).backward()
+        print(x.grad)
+    """,
 }
 
 
