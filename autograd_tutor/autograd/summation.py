@@ -8,8 +8,9 @@ torch's order, with its AVX2 vector width W (8 float32 or 4 float64 lanes):
   four vector accumulators take the vectors in turn ("ILP"), each summed in a *cascade*: blocks of at least 16
   terms are summed one after another, then added into the next level, so rounding errors grow slowly. The
   four accumulators are added, then a scalar sum takes the leftover elements and the W lanes.
-- Columns (the first dim is reduced): each column is summed down the rows the same way, 32 or W columns
-  at a time, and the leftover columns one by one.
+- Columns (a dim before the last is reduced): each column is summed down the rows, in cascades for blocks of
+  4 vectors of columns (4 single columns when there are fewer than W), and with the four accumulators for the
+  leftover columns.
 
 Only contiguous float32 and float64 tensors of up to 32,768 elements (torch's grain size: larger ones are split
 among threads) whose reduced dims are next to each other take this path; others use NumPy.
