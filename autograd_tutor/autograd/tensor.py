@@ -168,6 +168,29 @@ def _batched_matmul(t1: "Tensor", t2: "Tensor") -> "Tensor":
     return F.UnsafeViewBackward0.apply(out.squeeze(-1) if b == 1 else out, shape=shape)
 
 
+def _fitted_value(value: "Tensor", target: tuple) -> "Tensor":
+    """The value of ``x[key] = value`` checked against the shape it fills, as torch checks it: leading dims of
+    size 1 are dropped (``x[0] = tensor([5.])``), then it must broadcast, else torch's expand error."""
+    shape = value._data.shape
+    ones = 0
+    while len(shape) - ones > len(target) and shape[ones] == 1:
+        ones += 1
+    if ones:
+        value = value.reshape(shape[ones:]) if value._requires_grad else Tensor._make(value._data.reshape(shape[ones:]))
+        shape = shape[ones:]
+    if len(shape) > len(target):
+        kind = LEGACY_NAMES[value._data.dtype.name]
+        raise RuntimeError(f"expand(torch.{kind}{{{list(shape)}}}, size={list(target)}): the number of sizes provided "
+                           f"({len(target)}) must be greater or equal to the number of dimensions in the tensor "
+                           f"({len(shape)})")
+    for i, (have, want) in enumerate(zip(shape, target[len(target) - len(shape):])):
+        if have != want and have != 1:
+            raise RuntimeError(f"The expanded size of the tensor ({want}) must match the existing size ({have}) at "
+                               f"non-singleton dimension {len(target) - len(shape) + i}.  Target sizes: "
+                               f"{list(target)}.  Tensor sizes: {list(shape)}")
+    return value
+
+
 def _not_differentiable(op: str, fn, a: "Tensor", b: "Tensor") -> "Tensor":
     """``fn`` of the two operands (in their common dtype); where it would be recorded, torch records a
     NotImplemented node whose backward raises."""
@@ -1722,6 +1745,16 @@ class Tensor:
                 raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
                                  "valid indices (got float)")
         value = _wrap(value)
+        if key and all(k is Ellipsis or (isinstance(k, slice) and k == slice(None)) for k in key):
+            # the whole tensor: torch writes it with fill_ (a number, a 0-dim tensor) or copy_
+            value = _fitted_value(value, self._data.shape)
+            self.fill_(value) if not value._data.ndim else self.copy_(value)
+            return
+        try:
+            target = self._data[key].shape
+        except IndexError as exc:  # NumPy's words for the same error
+            raise IndexError(str(exc).replace("for axis", "for dimension")) from None
+        value = _fitted_value(value, target)
         if grad_mode._grad_enabled[0] and (self._requires_grad or value._requires_grad):
             self._check_inplace()
             if key and all(isinstance(k, np.ndarray) or k == slice(None) for k in key) and \

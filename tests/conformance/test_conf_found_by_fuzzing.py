@@ -74,6 +74,23 @@ CASES = {
         F.cross_entropy(x, torch.tensor([1, 2]), ignore_index=1).backward()
         print(x.grad)
     """,
+    "whole-tensor-writes-and-setitem-shapes": """
+        x = torch.tensor([1., 2., 3.], requires_grad=True)
+        for key in [Ellipsis, slice(None), (slice(None),), 0, slice(1, None)]:
+            for val in [5., torch.tensor(5.), torch.tensor([5.]), torch.tensor([4., 5., 6.]), torch.tensor([[5.]])]:
+                y = x.clone()
+                with expect():
+                    y[key] = val
+                    print(repr(key), y)
+                    graph(y)
+        y = x.clone()
+        with expect(): y[:] = torch.tensor([4., 5.])
+        w = torch.tensor(2., requires_grad=True)
+        z = x.detach().clone()
+        z[...] = w
+        z.sum().backward()
+        print(z, w.grad)
+    """,
 }
 
 
