@@ -704,7 +704,9 @@ class MeanBackward1(Function):
         dims = _dims(dim, d.ndim)
         count = int(np.prod([d.shape[i] for i in dims])) if d.ndim else 1
         ctx.save(self_sym_sizes=d.shape, dim=dims, keepdim=keepdim, count=count)
-        if d.itemsize < 4 or not count:
+        if not count:  # means of nothing: nan, without NumPy's warnings
+            return np.full(np.add.reduce(d, axis=dims, keepdims=keepdim).shape, np.nan, d.dtype)
+        if d.itemsize < 4:
             return d.mean(axis=dims, keepdims=keepdim)
         return torch_sum(d, dims, keepdim) / d.dtype.type(count)
 

@@ -41,6 +41,23 @@ def test_summation(conform, name):
     conform(CASES[name])
 
 
+EDGE_CASES = {
+    "empty-and-strided-reductions": """
+        print(torch.ones(0).sum(), torch.ones(0, 3).mean(0), torch.ones(5, dtype=torch.float16).sum())
+        x = torch.arange(24.).reshape(2, 3, 4)
+        print(torch.arange(12.).reshape(3, 4).t().sum(0).tolist(), x.sum((0, 2)).tolist(), x.sum(-1).tolist())
+        print(torch.arange(6.).reshape(2, 3).sum(1, keepdim=True).tolist(), x.mean((1, 2), keepdim=True).tolist())
+        torch.manual_seed(0)
+        print(torch.randn(50000).sum().item() == torch.randn(50000).sum().item())
+    """,
+}
+
+
+@pytest.mark.parametrize("name", EDGE_CASES)
+def test_reduction_edges(conform, name):
+    conform(EDGE_CASES[name])
+
+
 SOFTMAX_CASES = {
     "softmax-log-softmax-and-cross-entropy-to-the-last-bit": """
         F = torch.nn.functional
