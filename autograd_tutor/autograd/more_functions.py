@@ -598,32 +598,31 @@ class ClampMaxBackward0(ClampBackward1):
     saved_names = ("self", "max")
 
 
-class ClampMinBackward1(ClampBackward0):
+class _ClampOneTensorBound(ClampBackward0):
+    """``x.clamp_min(lo)`` / ``x.clamp_max(hi)`` with a tensor bound: ClampBackward0 with the other bound
+    missing; ``side`` says which bound this is (0: min, 1: max)."""
+    side = 0
+
+    @classmethod
+    def forward(cls, ctx, x, bound):
+        given = (cls.side == 0, cls.side == 1)
+        return ClampBackward0.forward(ctx, x, *(bound if g else None for g in given), given)
+
+    @classmethod
+    def backward(cls, ctx, g):
+        gx, glo, ghi = ClampBackward0.backward(ctx, g)
+        return gx, (glo, ghi)[cls.side]
+
+
+class ClampMinBackward1(_ClampOneTensorBound):
     """``x.clamp_min(lo)`` with a tensor lo: z = max(x, lo);  dz/dx = 1 where x >= lo, dz/dlo = 1 where x < lo."""
     saved_names = ("self", "min")
 
-    @staticmethod
-    def forward(ctx, x, lo):
-        return ClampBackward0.forward(ctx, x, lo, None, (True, False))
 
-    @staticmethod
-    def backward(ctx, g):
-        gx, glo, _ = ClampBackward0.backward(ctx, g)
-        return gx, glo
-
-
-class ClampMaxBackward1(ClampBackward0):
+class ClampMaxBackward1(_ClampOneTensorBound):
     """``x.clamp_max(hi)`` with a tensor hi: z = min(x, hi);  dz/dx = 1 where x <= hi, dz/dhi = 1 where x > hi."""
     saved_names = ("self", "max")
-
-    @staticmethod
-    def forward(ctx, x, hi):
-        return ClampBackward0.forward(ctx, x, None, hi, (False, True))
-
-    @staticmethod
-    def backward(ctx, g):
-        gx, _, ghi = ClampBackward0.backward(ctx, g)
-        return gx, ghi
+    side = 1
 
 
 def _wrap(value):

@@ -284,14 +284,14 @@ def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=N
     """exp(x_i) / sum_j exp(x_j) along ``dim``: each slice becomes a probability distribution."""
     if dim is None:
         dim = _softmax_dim("softmax", input.dim(), _stacklevel)
-    return (input if dtype is None else input.to(dtype)).softmax(dim)
+    return input.softmax(dim, dtype=dtype)
 
 
 def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
     """x_i - log(sum_j exp(x_j)) along ``dim``: the log of softmax, computed without overflow."""
     if dim is None:
         dim = _softmax_dim("log_softmax", input.dim(), _stacklevel)
-    return (input if dtype is None else input.to(dtype)).log_softmax(dim)
+    return input.log_softmax(dim, dtype=dtype)
 
 
 def _legacy_reduction(size_average, reduce) -> str:
