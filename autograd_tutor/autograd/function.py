@@ -245,8 +245,9 @@ class Function(Node):
             data = cls.forward(ctx, a, b)
         else:
             data = cls.forward(ctx, *inputs)
-        out = Tensor._make(data, True, ctx, a._vbox if cls.is_view else None)
-        if cls.is_view:
+        view = cls.is_view
+        out = Tensor._make(data, True, ctx, a._vbox if view else None)
+        if view:
             out._base = a._base if a._base is not None else a
         # wire the node into the graph: edges, the inputs' shapes and dtypes (for _run), the saved result
         if n == 2:

@@ -254,6 +254,16 @@ def _int_args(args: tuple, value, fn: str, name: str) -> tuple:
 _NO_EDGE = (None, 0)  # a consumer's next_functions entry for an input that needs no gradient
 
 
+def _operator(fn):
+    """The method behind ``a + b`` (``fn`` = AddBackward0) and friends: two tensors of one shape, the common case
+    of an expression, go straight to ``fn.apply``; anything else through :func:`_binary`."""
+    def method(self, other):
+        if type(other) is Tensor and other._data.shape == self._data.shape:
+            return fn.apply(self, other)
+        return _binary(fn, self, other)
+    return method
+
+
 def _binary(fn, a, b, **params):
     if type(a) is not Tensor:
         a = _wrap(a)
@@ -873,14 +883,9 @@ class Tensor:
         return self.to(other.dtype)
 
     # ------------------------------------------------------------ arithmetic
-    def __add__(self, other):
-        return _binary(F.AddBackward0, self, other)
+    __add__ = __radd__ = _operator(F.AddBackward0)
 
-    def __radd__(self, other):
-        return _binary(F.AddBackward0, self, other)
-
-    def __sub__(self, other):
-        return _binary(F.SubBackward0, self, other)
+    __sub__ = _operator(F.SubBackward0)
 
     def __rsub__(self, other):
         if isinstance(other, np.ndarray):
@@ -888,14 +893,9 @@ class Tensor:
         _wrap(other)  # type check
         return F.RsubBackward1.apply(self, other=other)
 
-    def __mul__(self, other):
-        return _binary(F.MulBackward0, self, other)
+    __mul__ = __rmul__ = _operator(F.MulBackward0)
 
-    def __rmul__(self, other):
-        return _binary(F.MulBackward0, self, other)
-
-    def __truediv__(self, other):
-        return _binary(F.DivBackward0, self, other)
+    __truediv__ = _operator(F.DivBackward0)
 
     def __rtruediv__(self, other):
         if isinstance(other, np.ndarray):
