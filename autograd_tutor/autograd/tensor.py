@@ -86,11 +86,12 @@ class return_types:
 _warned_once: set = set()
 
 
-def _warn_once(message: str) -> None:
-    """A UserWarning at the caller's caller, the first time in the process only (torch's TORCH_WARN_ONCE)."""
+def _warn_once(message: str, stacklevel: int = 3) -> None:
+    """A UserWarning at the caller's caller (or further up), the first time in the process only (torch's
+    TORCH_WARN_ONCE)."""
     if message not in _warned_once:
         _warned_once.add(message)
-        warnings.warn(message, UserWarning, stacklevel=3)
+        warnings.warn(message, UserWarning, stacklevel=stacklevel)
 
 
 def _wrap(value) -> "Tensor":

@@ -12,6 +12,7 @@
 [('0.weight', torch.Size([8, 2])), ('0.bias', torch.Size([8]))]
 """
 from . import functional, init, utils
+from .conv import AvgPool2d, Conv1d, Conv2d, MaxPool1d, MaxPool2d
 from .module import Module
 from .modules import (ELU, GELU, BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, Dropout, Embedding, Flatten, Identity,
                       L1Loss, LayerNorm, LeakyReLU, Linear, LogSoftmax, MSELoss, NLLLoss, ReLU, Sequential, Sigmoid,
@@ -21,4 +22,4 @@ from .parameter import Parameter
 __all__ = ["Parameter", "Module", "Identity", "Linear", "Flatten", "Dropout", "Sequential", "ReLU", "LeakyReLU", "GELU",
            "SiLU", "Softplus", "ELU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "MSELoss", "NLLLoss",
            "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss", "L1Loss", "SmoothL1Loss", "LayerNorm", "Embedding",
-           "functional", "init", "utils"]
+           "Conv1d", "Conv2d", "MaxPool1d", "MaxPool2d", "AvgPool2d", "functional", "init", "utils"]

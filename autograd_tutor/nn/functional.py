@@ -520,3 +520,9 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max
         weight._vbox[0] += 1
     return EmbeddingBackward0.apply(weight, indices=input, padding_idx=padding_idx,
                                     scale_grad_by_freq=scale_grad_by_freq, sparse=sparse)
+
+
+# ---- convolution and pooling (their checks and docstrings live in _conv.py)
+from ._conv import avg_pool2d, conv1d, conv2d, max_pool1d, max_pool2d  # noqa: E402
+
+__all__ += ["conv1d", "conv2d", "max_pool1d", "max_pool2d", "avg_pool2d"]

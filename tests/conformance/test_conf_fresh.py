@@ -35,6 +35,11 @@ PROGRAMS = {
         print(v.T)
         print(torch.tensor(v))
     """,
+    "conv-same-even-kernel-warns-once": """
+        for i in range(2):
+            y = torch.nn.functional.conv2d(torch.ones(1, 1, 3, 3), torch.ones(1, 1, 2, 2), padding='same')
+            print(i, y.shape, y.sum())
+    """,
 }
 
 # A warning raised inside the library shows a library file and line, then that source line indented; both

@@ -1,0 +1,243 @@
+"""Convolution and pooling, the nodes torch records for a small CNN: ConvolutionBackward0,
+MaxPool2DWithIndicesBackward0, AvgPool2DBackward0 and ConstantPadNdBackward0 (the extra zeros that
+``padding='same'`` needs when a kernel has an even length).
+
+All of them look at the input through *windows*: for a kernel of size k, stride s and dilation d, output
+position o reads the input at o*s + i*d for i = 0..k-1 (after padding). :func:`windows` builds that view
+without copying (``np.lib.stride_tricks.sliding_window_view``); :func:`fold` is its adjoint, used by backward:
+it adds each window entry back to the input place it was read from (a place read by two windows gets both).
+
+>>> x = np.arange(5.)
+>>> windows(x, (3,), (2,), (1,), (2,))          # two windows of 3, two apart
+array([[0., 1., 2.],
+       [2., 3., 4.]])
+>>> fold(np.ones((2, 3)), (5,), (3,), (2,), (1,))  # x[2] was read twice
+array([1., 1., 2., 1., 1.])
+
+A convolution is then one matrix product (im2col): each window flattened into a row, times the flattened
+kernels. Sums run in NumPy's (BLAS) order, not oneDNN's, so results can differ from torch's in the last bits
+of a float32 (about 1e-7 relative), which never shows at print precision.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+
+from .function import Function
+from .functions import _needs_array_only
+
+__all__: list = []  # used through nn.functional
+
+
+def windows(x: np.ndarray, kernel: tuple, stride: tuple, dilation: tuple, out: tuple) -> np.ndarray:
+    """A view of x with its last n axes replaced by ``out`` window positions then the ``kernel`` entries of each:
+    shape (..., *out, *kernel), entry [..., o, i] = x[..., o*s + i*d] (n = len(kernel))."""
+    n = len(kernel)
+    span = tuple(d * (k - 1) + 1 for k, d in zip(kernel, dilation))
+    view = np.lib.stride_tricks.sliding_window_view(x, span, axis=tuple(range(x.ndim - n, x.ndim)))
+    key = tuple(slice(0, (o - 1) * s + 1, s) for o, s in zip(out, stride)) + tuple(slice(None, None, d)
+                                                                                  for d in dilation)
+    return view[(Ellipsis,) + key]
+
+
+def fold(cols: np.ndarray, shape: tuple, kernel: tuple, stride: tuple, dilation: tuple) -> np.ndarray:
+    """The adjoint of :func:`windows`: zeros of ``shape`` with each cols[..., o, i] added at o*s + i*d.
+    One strided slice per kernel entry (no two positions of one slice collide)."""
+    n = len(kernel)
+    out = np.zeros(shape, cols.dtype)
+    positions = cols.shape[cols.ndim - 2 * n:cols.ndim - n]
+    for offset in itertools.product(*map(range, kernel)):
+        key = tuple(slice(i * d, i * d + (o - 1) * s + 1, s)
+                    for i, d, o, s in zip(offset, dilation, positions, stride))
+        out[(Ellipsis,) + key] += cols[(Ellipsis,) + offset]
+    return out
+
+
+def _pad(d: np.ndarray, before: tuple, after: tuple, value=0) -> np.ndarray:
+    """d with ``before[j]`` and ``after[j]`` entries of ``value`` around each of its last len(before) axes."""
+    lead = [(0, 0)] * (d.ndim - len(before))
+    return np.pad(d, lead + list(zip(before, after)), constant_values=value)
+
+
+def _crop(d: np.ndarray, before: tuple, shape: tuple) -> np.ndarray:
+    """The part of a padded array that was the original (its last len(before) axes, starting at ``before``)."""
+    return d[(Ellipsis,) + tuple(slice(b, b + n) for b, n in zip(before, shape))]
+
+
+def out_size(size: int, k: int, s: int, p: int, d: int, ceil_mode: bool = False) -> int:
+    """Window positions along one axis: floor((size + 2p - d*(k-1) - 1) / s) + 1 (ceil with ``ceil_mode``,
+    dropping a last window that would start in the right padding).
+
+    >>> out_size(5, 2, 2, 0, 1), out_size(5, 2, 2, 0, 1, ceil_mode=True)
+    (2, 3)
+    """
+    reach = size + 2 * p - d * (k - 1) - 1 + (s - 1 if ceil_mode else 0)
+    out = reach // s + 1
+    if ceil_mode and (out - 1) * s >= size + p:
+        out -= 1
+    return out
+
+
+class ConvolutionBackward0(Function):
+    """y[n, o] = b[o] + sum over c, i of w[o, c, i] * x[n, c, pos*s + i*d] (x zero-padded; with ``groups`` G,
+    output channel o only sees the input channels of its group). With X the windows as rows (im2col):
+    y = X W^T + b;  dW = g^T X,  dX = g W (folded back onto x),  db = g summed over batch and positions.
+
+    >>> import autograd_tutor as torch
+    >>> x = torch.tensor([[[1., 2., 4., 7.]]], requires_grad=True)
+    >>> torch.nn.functional.conv1d(x, torch.tensor([[[-1., 1.]]]))     # differences of neighbours
+    tensor([[[1., 2., 3.]]], grad_fn=<ConvolutionBackward0>)
+    """
+    saved_names = ("input", "weight")
+
+    @staticmethod
+    def forward(ctx, x, weight, bias, stride, padding, dilation, groups, has_bias, given):
+        given_stride, given_padding, given_dilation, output_padding = given  # saved as given: (1,) for (1, 1)
+        ctx.save(bias_sym_sizes_opt=tuple(bias.shape) if has_bias else (0,), dilation=given_dilation,
+                 groups=groups, input=x, output_padding=output_padding, padding=given_padding, stride=given_stride,
+                 transposed=False, weight=weight)
+        ctx._conv = conv = stride, padding, dilation, groups
+        w = weight._data
+        cols, out = _im2col(x._data, w.shape[2:], *conv)  # (N, G, L, C/G * K)
+        y = cols @ w.reshape(groups, len(w) // groups, -1).transpose(0, 2, 1)  # (N, G, L, O/G)
+        y = y.transpose(0, 1, 3, 2).reshape((len(y), len(w)) + out)
+        if has_bias:
+            y += bias._data.reshape((-1,) + (1,) * len(out))
+        return y
+
+    @staticmethod
+    def backward(ctx, g):
+        _needs_array_only(ctx, g, "a convolution")
+        x, w = ctx._unpack("input", False), ctx._unpack("weight", False)
+        stride, padding, dilation, groups = ctx._conv
+        kernel, out, n = w.shape[2:], g.shape[2:], len(g)
+        gg = g.reshape(n, groups, len(w) // groups, math.prod(out))  # (N, G, O/G, L)
+        dx = dw = db = None
+        if ctx.needs_input_grad[0]:
+            cols = gg.transpose(0, 1, 3, 2) @ w.reshape(groups, len(w) // groups, -1)  # (N, G, L, C/G * K)
+            cols = cols.reshape((n, groups) + out + (x.shape[1] // groups,) + kernel)
+            cols = np.moveaxis(cols, 2 + len(out), 2).reshape((n, x.shape[1]) + out + kernel)
+            padded = tuple(m + 2 * p for m, p in zip(x.shape[2:], padding))
+            dx = _crop(fold(cols, x.shape[:2] + padded, kernel, stride, dilation), padding, x.shape[2:])
+        if ctx.needs_input_grad[1]:
+            cols = _im2col(x, kernel, *ctx._conv)[0]
+            rows = gg.transpose(1, 2, 0, 3).reshape(groups, len(w) // groups, n * gg.shape[-1])  # (G, O/G, N*L)
+            dw = (rows @ cols.transpose(1, 0, 2, 3).reshape(groups, rows.shape[-1], cols.shape[-1])).reshape(w.shape)
+        if ctx.needs_input_grad[2]:
+            db = g.sum(axis=(0,) + tuple(range(2, g.ndim)))
+        return dx, dw, db
+
+
+def _im2col(x: np.ndarray, kernel: tuple, stride, padding, dilation, groups) -> tuple:
+    """The windows of x (N, C, *spatial) as rows, per group: (N, G, L, C/G * prod(kernel)) for L positions
+    (a copy), and the output shape ``out`` (L = prod(out))."""
+    out = tuple(map(out_size, x.shape[2:], kernel, stride, padding, dilation))
+    view = windows(_pad(x, padding, padding), kernel, stride, dilation, out)  # (N, C, *out, *kernel)
+    view = view.reshape((len(x), groups, x.shape[1] // groups) + out + kernel)
+    rows = np.moveaxis(view, 2, 2 + len(out))
+    return rows.reshape(len(x), groups, math.prod(out), x.shape[1] // groups * math.prod(kernel)), out
+
+
+class ConstantPadNdBackward0(Function):
+    """y = x with zeros around it, ``pad`` = (before, after) pairs from the last axis backwards;
+    dx = the part of g where x was. torch records it under ``padding='same'`` when a kernel's reach d*(k-1)
+    is odd: the one zero more goes after."""
+
+    @staticmethod
+    def forward(ctx, x, pad):
+        ctx.save(pad=pad)
+        ctx._where = pad[-2::-2], x._data.shape[x._data.ndim - len(pad) // 2:]
+        return _pad(x._data, pad[-2::-2], pad[::-2])
+
+    @staticmethod
+    def backward(ctx, g):
+        return _crop(g, *ctx._where)
+
+
+def _pool_windows(x: np.ndarray, kernel, stride, padding, dilation, out, value) -> np.ndarray:
+    """The pooling windows of the last two axes of x, padded with ``value`` (more after for ceil_mode)."""
+    after = tuple(max((o - 1) * s + d * (k - 1) + 1 - m - p, 0)
+                  for o, s, d, k, m, p in zip(out, stride, dilation, kernel, x.shape[-2:], padding))
+    return windows(_pad(x, padding, after, value), kernel, stride, dilation, out)
+
+
+def max_pool_indices(d: np.ndarray, kernel, stride, padding, dilation, out) -> np.ndarray:
+    """Where each window of the last two axes of d has its maximum (the first of equal ones; padding counts as
+    -inf), as row * width + column in the input plane: the indices torch returns and saves as ``result1``."""
+    low = -np.inf if d.dtype.kind == "f" else np.iinfo(d.dtype).min
+    view = _pool_windows(d, kernel, stride, padding, dilation, out, low)
+    arg = view.reshape(view.shape[:-2] + (-1,)).argmax(-1)
+    rows = (np.arange(out[0]) * stride[0] - padding[0])[:, None] + arg // kernel[1] * dilation[0]
+    cols = np.arange(out[1]) * stride[1] - padding[1] + arg % kernel[1] * dilation[1]
+    return rows * d.shape[-1] + cols
+
+
+class MaxPool2DWithIndicesBackward0(Function):
+    """y = the largest entry of each window, read at ``indices`` (from :func:`max_pool_indices`);
+    dx = zeros with each g added at its window's maximum (twice where two windows share one)."""
+    saved_names = ("self", "result1")
+
+    @staticmethod
+    def forward(ctx, x, *, indices, kernel_size, stride, padding, dilation, ceil_mode):
+        ctx.save(ceil_mode=ceil_mode, dilation=dilation, kernel_size=kernel_size, padding=padding,
+                 result1=indices, self=x, stride=stride)
+        d = x._data
+        planes = d.reshape(d.shape[:-2] + (-1,))
+        idx = indices._data
+        return np.take_along_axis(planes, idx.reshape(idx.shape[:-2] + (-1,)), -1).reshape(idx.shape)
+
+    @staticmethod
+    def backward(ctx, g):
+        _needs_array_only(ctx, g, "max_pool2d")
+        shape = ctx._unpack("self", False).shape
+        idx = ctx._unpack("result1", False)
+        planes = g.reshape(-1, g.shape[-2] * g.shape[-1])
+        dx = np.zeros((len(planes), shape[-2] * shape[-1]), g.dtype)
+        np.add.at(dx, (np.arange(len(planes))[:, None], idx.reshape(len(planes), -1)), planes)
+        return dx.reshape(shape)
+
+
+class AvgPool2DBackward0(Function):
+    """y = the sum of each window of the last two axes / its divisor: kh*kw (padding zeros counted), or only the
+    entries inside the input (count_include_pad=False), or ``divisor_override``;
+    dx = each g / divisor spread evenly over its window."""
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, out):
+        d = x._data
+        ctx.save(ceil_mode=ceil_mode, count_include_pad=count_include_pad, divisor_override=divisor_override,
+                 kernel_size=kernel_size, padding=padding, self=x, stride=stride)
+        step = stride or kernel_size
+        ctx._divisor = divisor = _divisors(d.shape[-2:], kernel_size, step, padding, out, count_include_pad,
+                                           divisor_override)
+        ctx._pool = kernel_size, step, padding
+        sums = _pool_windows(d, kernel_size, step, padding, (1, 1), out, 0).sum((-2, -1))
+        if d.dtype.kind != "f":  # integers: C++'s division, towards zero
+            return np.trunc(sums / divisor).astype(d.dtype)
+        return (sums / divisor).astype(d.dtype)
+
+    @staticmethod
+    def backward(ctx, g):
+        _needs_array_only(ctx, g, "avg_pool2d")
+        shape = ctx._unpack("self", False).shape
+        kernel, stride, padding = ctx._pool
+        share = np.broadcast_to((g / ctx._divisor).astype(g.dtype)[..., None, None], g.shape + kernel)
+        reach = tuple(max((o - 1) * s + k, m + 2 * p)
+                      for o, s, k, m, p in zip(g.shape[-2:], stride, kernel, shape[-2:], padding))
+        return _crop(fold(share, shape[:-2] + reach, kernel, stride, (1, 1)), padding, shape[-2:])
+
+
+def _divisors(size, kernel, stride, padding, out, count_include_pad, divisor_override) -> np.ndarray:
+    """Each window's divisor, an (out_h, out_w) grid, the outer product of one count per axis: a window ends at
+    the end of the padding; with count_include_pad=False only the entries inside the input count."""
+    if divisor_override is not None:
+        return np.full(out, divisor_override, np.float64)
+    counts = []
+    for m, k, s, p, o in zip(size, kernel, stride, padding, out):
+        start = np.arange(o) * s - p
+        end = np.minimum(start + k, m + p)
+        counts.append(end - start if count_include_pad else np.minimum(end, m) - np.maximum(start, 0))
+    return np.outer(*counts).astype(np.float64)
