@@ -1,4 +1,4 @@
-"""The ops and layers of test_conf_layers_ops.py without torch: float64 gradients against central differences
+"""The ops and layers of test_conf_layers_ops.py (and batch norm) without torch: float64 gradients against central differences
 (first order for all, second order through create_graph=True where the backward is recorded), the clear error
 of the backwards that work on arrays only, and median's tie rule."""
 import numpy as np
@@ -37,6 +37,11 @@ OPS = {  # name: (op, recorded under create_graph)
     "layer_norm_2d": (lambda x: F.layer_norm(x * x, (2, 3), eps=0.1), False),
     "layer_norm_affine": (lambda x: F.layer_norm(x, (3,), x[0] * 2, x[1]), False),
     "embedding": (lambda x: F.embedding(IDX, x.T) * 1.5, False),
+    "batch_norm": (lambda x: F.batch_norm(x, None, None, training=True), False),
+    "batch_norm_affine_3d": (lambda x: F.batch_norm(torch.stack([x, x * x], 2), None, None, x[0] * 2, x[1],
+                                                    training=True, eps=0.1), False),
+    "batch_norm_eval": (lambda x: F.batch_norm(x, torch.tensor([0.5, -1., 0.], dtype=torch.float64),
+                                               torch.tensor([2., 0.5, 1.], dtype=torch.float64), x[0], x[1]), False),
 }
 
 

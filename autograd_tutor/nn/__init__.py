@@ -12,14 +12,16 @@
 [('0.weight', torch.Size([8, 2])), ('0.bias', torch.Size([8]))]
 """
 from . import functional, init, utils
+from .container import ModuleDict, ModuleList, ParameterDict, ParameterList
 from .conv import AvgPool2d, Conv1d, Conv2d, MaxPool1d, MaxPool2d
 from .module import Module
-from .modules import (ELU, GELU, BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, Dropout, Embedding, Flatten, Identity,
-                      L1Loss, LayerNorm, LeakyReLU, Linear, LogSoftmax, MSELoss, NLLLoss, ReLU, Sequential, Sigmoid,
-                      SiLU, SmoothL1Loss, Softmax, Softplus, Tanh)
+from .modules import (ELU, GELU, BatchNorm1d, BatchNorm2d, BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, Dropout,
+                      Embedding, Flatten, Identity, L1Loss, LayerNorm, LeakyReLU, Linear, LogSoftmax, MSELoss,
+                      NLLLoss, ReLU, Sequential, Sigmoid, SiLU, SmoothL1Loss, Softmax, Softplus, Tanh)
 from .parameter import Parameter
 
-__all__ = ["Parameter", "Module", "Identity", "Linear", "Flatten", "Dropout", "Sequential", "ReLU", "LeakyReLU", "GELU",
-           "SiLU", "Softplus", "ELU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "MSELoss", "NLLLoss",
-           "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss", "L1Loss", "SmoothL1Loss", "LayerNorm", "Embedding",
-           "Conv1d", "Conv2d", "MaxPool1d", "MaxPool2d", "AvgPool2d", "functional", "init", "utils"]
+__all__ = ["Parameter", "Module", "Identity", "Linear", "Flatten", "Dropout", "Sequential", "ModuleList", "ModuleDict",
+           "ParameterList", "ParameterDict", "ReLU", "LeakyReLU", "GELU", "SiLU", "Softplus", "ELU", "Tanh", "Sigmoid",
+           "Softmax", "LogSoftmax", "MSELoss", "NLLLoss", "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss", "L1Loss",
+           "SmoothL1Loss", "LayerNorm", "Embedding", "BatchNorm1d", "BatchNorm2d", "Conv1d", "Conv2d", "MaxPool1d",
+           "MaxPool2d", "AvgPool2d", "functional", "init", "utils"]

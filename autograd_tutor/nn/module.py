@@ -66,6 +66,7 @@ class Module:
     """Base class for all neural network modules: subclass it, register parts in ``__init__``, define ``forward``."""
 
     training: bool
+    _version = 1  # of the state_dict layout; a subclass that changes its layout raises it
 
     def __init__(self) -> None:
         object.__setattr__(self, "training", True)
@@ -334,7 +335,11 @@ class Module:
     def state_dict(self, *, destination=None, prefix: str = "", keep_vars: bool = False) -> OrderedDict:
         """Parameters and persistent buffers by dotted name, detached unless ``keep_vars`` (shared modules
         appear under each of their names)."""
-        destination = OrderedDict() if destination is None else destination
+        if destination is None:
+            destination = OrderedDict()
+            destination._metadata = OrderedDict()  # each module's version, by name: how old checkpoints are told
+        if hasattr(destination, "_metadata"):
+            destination._metadata[prefix[:-1]] = {"version": self._version}
         for name, p in self._parameters.items():
             if p is not None:
                 destination[prefix + name] = p if keep_vars else p.detach()

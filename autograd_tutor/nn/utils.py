@@ -1,4 +1,5 @@
-"""``torch.nn.utils``: clip gradients between ``backward()`` and ``optimizer.step()``.
+"""``torch.nn.utils``: clip gradients between ``backward()`` and ``optimizer.step()``; flatten parameters into one
+vector and back.
 
 ``clip_grad_norm_`` scales all gradients together so that their joint norm is at most ``max_norm`` and returns
 the norm they had; ``clip_grad_value_`` clamps each gradient entry into ``[-clip_value, clip_value]``.
@@ -19,8 +20,11 @@ import warnings
 import numpy as np
 
 from ..autograd.tensor import Tensor
+from ..ops import cat
+from .module import _typename
 
-__all__ = ["clip_grad_norm", "clip_grad_norm_", "clip_grad_value_", "clip_grads_with_norm_", "get_total_norm"]
+__all__ = ["clip_grad_norm", "clip_grad_norm_", "clip_grad_value_", "clip_grads_with_norm_", "get_total_norm",
+           "parameters_to_vector", "vector_to_parameters"]
 
 
 def _vector_norm(x: np.ndarray, p: float) -> np.ndarray:
@@ -102,3 +106,25 @@ def clip_grad_value_(parameters, clip_value: float, foreach=None) -> None:
             scalar = g.dtype.type
             np.minimum(np.maximum(g, scalar(-clip_value), out=g), scalar(clip_value), out=g)
             p.grad._vbox[0] += 1
+
+
+def parameters_to_vector(parameters) -> Tensor:
+    """All parameters flattened and joined into one vector (``cat`` of ``p.view(-1)``: gradients flow back).
+
+    >>> import autograd_tutor as torch
+    >>> layer = torch.nn.Linear(2, 1)
+    >>> torch.nn.utils.parameters_to_vector(layer.parameters()).shape    # 2 weights and 1 bias
+    torch.Size([3])
+    """
+    return cat([p.view(-1) for p in parameters])
+
+
+def vector_to_parameters(vec: Tensor, parameters) -> None:
+    """The inverse: give each parameter (through ``.data``) its slice of ``vec``, in order, shaped like it."""
+    if not isinstance(vec, Tensor):
+        raise TypeError(f"expected torch.Tensor, but got: {_typename(vec)}")
+    start = 0
+    for p in parameters:
+        n = p.numel()
+        p.data = vec[start:start + n].view_as(p).data
+        start += n

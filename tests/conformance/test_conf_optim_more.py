@@ -1,6 +1,7 @@
-"""RMSprop, AdamW, Adagrad, the learning-rate schedulers and gradient clipping, run in torch and in autograd_tutor:
-the same reprs, state_dict keys, learning rates, warnings and errors, and the same losses and weights after 10
-steps from ``torch.manual_seed`` (float32 tolerance: torch's CPU ``sqrt`` is not correctly rounded)."""
+"""RMSprop, AdamW, Adagrad, the learning-rate schedulers (OneCycleLR and ReduceLROnPlateau too) and gradient
+clipping, run in torch and in autograd_tutor: the same reprs, state_dict keys, learning rates, warnings and errors,
+and the same losses and weights after 10 steps from ``torch.manual_seed`` (float32 tolerance: torch's CPU ``sqrt``
+is not correctly rounded)."""
 import textwrap
 
 import pytest
@@ -151,6 +152,85 @@ CASES = {
         resumed = torch.optim.lr_scheduler.StepLR(opt, step_size=2, last_epoch=6)
         print(resumed.get_last_lr(), resumed.base_lrs)
     """,
+    "OneCycleLR over 30 steps, its momentum and errors": """
+        OneCycleLR = torch.optim.lr_scheduler.OneCycleLR
+        opt = train(lambda ps: torch.optim.SGD(ps, lr=0.1, momentum=0.9), steps=30,
+                    sched_fn=lambda opt: OneCycleLR(opt, max_lr=0.5, total_steps=30))
+        print(opt, [g["momentum"] for g in opt.param_groups])
+        opt = train(lambda ps: torch.optim.Adam(ps, lr=0.01), steps=30,
+                    sched_fn=lambda opt: OneCycleLR(opt, max_lr=0.05, epochs=3, steps_per_epoch=10, pct_start=0.25,
+                                                    anneal_strategy="linear", three_phase=True))
+        print(opt.param_groups[0]["betas"], sorted(opt.param_groups[0]))
+        net, _, _ = make()
+        groups = [{"params": net[0].parameters()}, {"params": net[2].parameters(), "lr": 0.5}]
+        opt = torch.optim.SGD(groups, lr=0.1, momentum=0.5)
+        sched = OneCycleLR(opt, max_lr=[1.0, 0.2], total_steps=12, base_momentum=[0.8, 0.7], max_momentum=0.9,
+                           div_factor=10.0, final_div_factor=100.0, pct_start=0.5)
+        print(sched.get_last_lr(), sched.base_lrs, [g["momentum"] for g in opt.param_groups])
+        for _ in range(12):
+            opt.step()
+            sched.step()
+            print(sched.last_epoch, [round(v, 6) for v in sched.get_last_lr()],
+                  [round(g["momentum"], 6) for g in opt.param_groups])
+        with expect(): sched.step()
+        print(sorted(sched.state_dict()))
+        with expect(): sched.get_lr()
+        with expect(): OneCycleLR(opt, max_lr=1.0)
+        with expect(): OneCycleLR(opt, max_lr=1.0, total_steps=0)
+        with expect(): OneCycleLR(opt, max_lr=1.0, epochs=2.0, steps_per_epoch=3)
+        with expect(): OneCycleLR(opt, max_lr=1.0, epochs=2, steps_per_epoch=0)
+        with expect(): OneCycleLR(opt, max_lr=1.0, total_steps=10, pct_start=1)
+        with expect(): OneCycleLR(opt, max_lr=1.0, total_steps=10, anneal_strategy="exp")
+        with expect(): OneCycleLR(opt, max_lr=[1.0], total_steps=10)
+        with expect(): OneCycleLR(torch.optim.Adagrad(net.parameters()), max_lr=1.0, total_steps=10)
+        with expect(): OneCycleLR(net, max_lr=1.0, total_steps=10)
+        adagrad = torch.optim.Adagrad(net.parameters())
+        print(OneCycleLR(adagrad, max_lr=1.0, total_steps=10, cycle_momentum=False).get_last_lr())
+    """,
+    "ReduceLROnPlateau over 30 epochs, modes and errors": """
+        Plateau = torch.optim.lr_scheduler.ReduceLROnPlateau
+        net, x, y = make()
+        opt = torch.optim.SGD(net.parameters(), lr=0.5)
+        sched = Plateau(opt, patience=2, factor=0.5, min_lr=0.05, cooldown=1)
+        print(sched.get_last_lr(), sched.last_epoch, sched.best, sorted(sched.state_dict()),
+              isinstance(sched, torch.optim.lr_scheduler.LRScheduler))
+        metrics = [1.0, 0.9, 0.95, 0.9, 0.91, 0.92] + [0.8] * 9 + [0.79999] + [0.7] * 14
+        for m in metrics:
+            opt.zero_grad()
+            loss = F.mse_loss(net(x), y)
+            loss.backward()
+            opt.step()
+            sched.step(torch.tensor(m))
+            print(sched.last_epoch, sched.get_last_lr(), sched.best, sched.num_bad_epochs, sched.cooldown_counter)
+            val(loss)
+        for mode, threshold_mode in [("max", "rel"), ("max", "abs"), ("min", "abs")]:
+            groups = [{"params": net[0].parameters()}, {"params": net[2].parameters(), "lr": 0.01}]
+            opt = torch.optim.SGD(groups, lr=1.0)
+            sched = Plateau(opt, mode=mode, threshold=0.1, threshold_mode=threshold_mode, patience=0, min_lr=[0.2, 0.0],
+                            eps=0.005)
+            for m in [1.0, 1.05, 1.2, 0.5, 1.21, 1.4, 1.3, 0.2, 0.0, 0.0]:
+                sched.step(m)
+                print(mode, threshold_mode, sched.get_last_lr(), sched.best, sched.num_bad_epochs)
+        state = sched.state_dict()
+        print(sorted(state))
+        sched.step(3, epoch=20)
+        print(sched.last_epoch)
+        other = Plateau(opt)
+        other.load_state_dict(state)
+        print(other.mode, other.threshold, other.mode_worse, other.best, other.last_epoch)
+        opt.add_param_group({"params": [nn.Parameter(torch.zeros(1))]})
+        with expect(): [sched.step(5.0) for _ in range(3)]
+        sched2 = Plateau(opt, patience=0, min_lr=0.001)
+        opt.add_param_group({"params": [nn.Parameter(torch.zeros(1))], "lr": 1.0})
+        sched2.step(1.0); sched2.step(2.0)
+        print(sched2.get_last_lr(), sched2.min_lrs)
+        with expect(): Plateau(opt, factor=1.0)
+        with expect(): Plateau(opt, mode="avg")
+        with expect(): Plateau(opt, threshold_mode="pct")
+        with expect(): Plateau(opt, min_lr=[0.1])
+        with expect(): Plateau(net)
+        with expect(): sched.get_lr()
+    """,
     "clip_grad_norm_ and clip_grad_value_": """
         clip_grad_norm_, clip_grad_value_ = torch.nn.utils.clip_grad_norm_, torch.nn.utils.clip_grad_value_
         def grads():
@@ -175,6 +255,24 @@ CASES = {
         train(lambda ps: torch.optim.SGD(ps, lr=0.5, momentum=0.9),
               clip=lambda ps: torch.nn.utils.clip_grad_norm_(ps, 0.3))
         train(lambda ps: torch.optim.Adam(ps, lr=0.05), clip=lambda ps: clip_grad_value_(ps, 0.1) or torch.zeros(1))
+    """,
+    "parameters_to_vector and vector_to_parameters": """
+        torch.manual_seed(0)
+        net = nn.Sequential(nn.Linear(3, 2), nn.Tanh(), nn.Linear(2, 1, bias=False))
+        v = nn.utils.parameters_to_vector(net.parameters())
+        print(v, v.grad_fn, v.shape)
+        (v ** 2).sum().backward()
+        print(net[0].weight.grad, net[2].weight.grad)
+        nn.utils.vector_to_parameters(torch.arange(11.), net.parameters())
+        print(list(net.parameters()), net[0].weight.is_leaf, net[0].weight.requires_grad)
+        w = torch.arange(20.)
+        nn.utils.vector_to_parameters(w, net.parameters())
+        w[0] = 100
+        print(net[0].weight)
+        with expect(): nn.utils.vector_to_parameters([1., 2.], net.parameters())
+        with expect(): nn.utils.vector_to_parameters(torch.zeros(3), net.parameters())
+        with expect(): nn.utils.parameters_to_vector([])
+        print(nn.utils.parameters_to_vector([torch.ones(2, 2), torch.zeros(1, dtype=torch.float64)]))
     """,
 }
 
