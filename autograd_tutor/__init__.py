@@ -14,6 +14,7 @@ Jupyter widgets (``autograd_tutor.widgets``, imported on demand) listen to.
 tensor(42.) tensor(28.) tensor(14.)
 """
 from . import autograd, events
+from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled, set_anomaly_enabled
 from .autograd._printing import get_printoptions, set_printoptions
 from .autograd.dtypes import (bool, double, dtype, float, float16, float32, float64, get_default_dtype, half, int,
                               int8, int16, int32, int64, long, short, uint8)
@@ -27,7 +28,8 @@ from .autograd.grad_mode import (enable_grad, inference_mode, is_grad_enabled, i
 from .autograd.tensor import Size, Tensor, return_types
 from .ops import *  # noqa: F401,F403  (the torch-level functions; ops.__all__ lists them)
 from .ops import __all__ as _ops_all
-from . import nn, optim  # after the tensor API they build on
+from . import nn, optim, utils  # after the tensor API they build on
+from .serialization import load, save
 
 __version__ = "0.1.0"
 
@@ -36,9 +38,10 @@ __all__ = ["autograd", "events", "Tensor", "Size", "return_types", "dtype", "ten
            "linspace", "eye", "rand", "randn", "randint", "randperm", "normal", "rand_like", "randn_like",
            "randint_like", "manual_seed", "seed", "initial_seed", "Generator", "default_generator",
            "device", "cuda", "backends", "set_default_device", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode", "is_inference_mode_enabled",
+           "is_anomaly_enabled", "is_anomaly_check_nan_enabled", "set_anomaly_enabled",
            "set_printoptions", "get_printoptions", "get_default_dtype", "float16", "half", "float32", "float",
            "float64", "double", "int8", "int16", "short", "int32", "int", "int64", "long", "uint8", "bool",
-           "nn", "optim", *_ops_all]
+           "nn", "optim", "utils", "serialization", "save", "load", *_ops_all]
 
 
 def load_ipython_extension(ipython) -> None:

@@ -5,11 +5,12 @@
 >>> torch.autograd.grad(x * x, x)
 (tensor(6.),)
 """
-from . import functional, graph
+from . import anomaly_mode, functional, graph
+from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .custom import Function
 from .engine import backward, grad
 from .grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 from .gradcheck import gradcheck  # as in torch, the function hides its module (GradcheckError lives there)
 
 __all__ = ["Function", "backward", "grad", "graph", "functional", "gradcheck", "no_grad", "enable_grad",
-           "set_grad_enabled", "inference_mode"]
+           "set_grad_enabled", "inference_mode", "detect_anomaly", "set_detect_anomaly"]

@@ -26,7 +26,7 @@ import warnings
 import numpy as np
 
 from .. import events
-from . import grad_mode
+from . import anomaly_mode, grad_mode
 from .dtypes import LEGACY_NAMES
 from .function import AccumulateGrad, accumulate_node
 from .functions import CopyBackwards
@@ -252,7 +252,8 @@ def _run(roots, grads, retain_graph, create_graph, inputs, capture):
     # Only the events of the steps themselves need the slow loop; gradient copies only for those that show them.
     stepping = listening and any(events.wanted(kind) for kind in STEP_EVENTS)
     showing = stepping and (events.wanted(events.NodeExecuted) or events.wanted(events.GradientFlowed))
-    plain = not stepping  # no event to build: hooks are the only reason to leave the fast path
+    check_nan = anomaly_mode._mode[0] and anomaly_mode._mode[1]  # torch's anomaly mode checks each node's result
+    plain = not (stepping or check_nan)  # nothing to build or check: then only hooks leave the fast path
     try:
         while ready:
             current = heappop(ready)[2]
@@ -307,6 +308,8 @@ def _run(roots, grads, retain_graph, create_graph, inputs, capture):
                     freed = current._release()
                     if freed:
                         events.SavedTensorsFreed.emit(node_id=current._id, name=current.name(), names=freed)
+                if check_nan:
+                    anomaly_mode.check_nan(current, grads_in)
                 position = -1
                 for (child, nr), gi in zip(current.next_functions, grads_in):
                     position += 1
@@ -331,6 +334,8 @@ def _run(roots, grads, retain_graph, create_graph, inputs, capture):
                         tie += 1
             grads_in = gi = None  # the buffers hold them now: let AccumulateGrad see who else refers to a grad
     except Exception as exc:
+        if current is not None and anomaly_mode._mode[0]:
+            anomaly_mode.report(current)
         if listening:
             events.BackwardFailed.emit(node_id=current._id if current is not None else None,
                                        name=current.name() if current is not None else None,

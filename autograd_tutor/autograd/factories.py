@@ -299,8 +299,6 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
         position = 3
     check_cpu(device)
     shape = _size_tuple("randint", size, position)
-    if low >= high:
-        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
     gen = generator or random.default_generator
     np_dtype = _np_dtype(dtype, np.int64)
     return _drawn(lambda n: gen.integers(n, int(low), int(high)).astype(np_dtype), shape, requires_grad)

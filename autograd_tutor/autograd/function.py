@@ -21,6 +21,7 @@ import numpy as np
 
 from .. import events
 from . import grad_mode
+from .anomaly_mode import _mode as _anomaly, forward_stack
 from .dtypes import LEGACY_NAMES, from_numpy_dtype
 from .hooks import add_hook
 from .summation import torch_sum
@@ -37,6 +38,12 @@ INFERENCE_SAVED_MESSAGE = (
     "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode in "
     "computation tracked by autograd. To work around this, you can make a clone to get a normal tensor and use it "
     "in autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.")
+
+#: How the in-place error ends: with anomaly mode off, and on (its warning has just shown the forward call).
+INPLACE_HINT = ("enable anomaly detection to find the operation that failed to compute its gradient, with "
+                "torch.autograd.set_detect_anomaly(True, check_nan=False).")
+ANOMALY_HINT = ("the backtrace further above shows the operation that failed to compute its gradient. The "
+                "variable in question was changed in there or anywhere later. Good luck!")
 
 _node_seq = itertools.count()
 _ids = itertools.count(1)  # stable ids shared by tensors and nodes, for events and drawings
@@ -105,6 +112,8 @@ class AccumulateGrad(Node):
         self.variable = variable
         self._seq = ACCUMULATE_PRIORITY
         self._id = next(_ids)
+        if _anomaly[0]:
+            self._anomaly_stack = forward_stack()
 
     def name(self) -> str:
         return "torch::autograd::AccumulateGrad"
@@ -160,9 +169,8 @@ class SavedTensor:
             where = f", which is output 0 of {origin.name().replace('Backward0', '').replace('Backward1', '')},"
         return ("one of the variables needed for gradient computation has been modified by an inplace "
                 f"operation: [torch.{LEGACY_NAMES[self.data.dtype.name]} [{shape}]]{where} is at version "
-                f"{self.version[0]}; expected version {self.saved_version} instead. Hint: enable anomaly "
-                "detection to find the operation that failed to compute its gradient, with "
-                "torch.autograd.set_detect_anomaly(True, check_nan=False).")
+                f"{self.version[0]}; expected version {self.saved_version} instead. Hint: "
+                + (ANOMALY_HINT if _anomaly[0] else INPLACE_HINT))
 
 
 class PackedSavedTensor(SavedTensor):
@@ -261,6 +269,8 @@ class Function(Node):
             ctx._meta = tuple([(t._data.shape, t._data.dtype) for t in inputs])
         ctx._seq = next(_node_seq)
         ctx._id = next(_ids)
+        if _anomaly[0]:
+            ctx._anomaly_stack = forward_stack()
         if cls.saves_result:
             ctx._saved["result"] = SavedTensor(out, is_output=True)
         if events._subscribers:
@@ -426,6 +436,8 @@ class MultiOutputFunction(Function):
             ctx._seq = next(_node_seq)
             ctx._id = next(_ids)
             ctx._outputs = len(outs)
+            if _anomaly[0]:
+                ctx._anomaly_stack = forward_stack()
         if events._subscribers:
             if record and outs:
                 ctx._announce((x,), outs[0])

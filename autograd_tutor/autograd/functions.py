@@ -1049,6 +1049,18 @@ class BernoulliBackward2(UniformBackward0):
     """``x.bernoulli_(p)`` for a number p: z = fresh 0s and 1s, drawn before the call;  dx = 0."""
 
 
+class RandomBackward0(UniformBackward0):
+    """``x.random_(a, b)``: z = fresh random integers in [a, b), drawn before the call;  dx = 0."""
+
+
+class RandomBackward1(UniformBackward0):
+    """``x.random_(b)``: z = fresh random integers in [0, b), drawn before the call;  dx = 0."""
+
+
+class RandomBackward2(UniformBackward0):
+    """``x.random_()``: z = fresh random integers (all those x's dtype holds exactly);  dx = 0."""
+
+
 class FillBackward2(Function):
     """``x.fill_(c)`` for a number c: z = c everywhere;  dx = 0."""
 

@@ -15,6 +15,9 @@ On top of its 32-bit words, torch builds each distribution in a fixed way, copie
   :func:`_sincos32` repeat step by step.
 - ``randint``: ``low + w % (high - low)``, with two words when the range is ``2**28`` or more.
 - ``randperm``: a Fisher-Yates shuffle, swapping ``i`` with ``i + w % (n - i)``.
+- ``random_()`` without bounds: ``w % (M + 1)`` for the dtype's largest value ``M`` (``2**24`` for float32,
+  ``2**53`` for float64: every integer they hold exactly), one 64-bit word for int64 and float64, else one
+  32-bit word (``DataLoader`` seeds its shuffling with one such int64 draw).
 - ``bernoulli`` (and so ``dropout``): a uniform ``u`` per entry, 1 where ``u < p``.
 
 >>> import autograd_tutor as torch
@@ -154,9 +157,20 @@ class Generator:
 
     def integers(self, n: int, low: int, high: int) -> np.ndarray:
         """``low + w % (high - low)`` as int64, one 32-bit word each (two when the range reaches 2**28)."""
+        if low >= high:
+            raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
         span = high - low
         words = self._longs(n) if span >= 2 ** 28 else self._words(n)
         return (words % np.uint64(span)).astype(np.int64) + low
+
+    def random(self, n: int, dtype) -> np.ndarray:
+        """``random_()``: ``n`` integers in ``[0, M]`` for the dtype's largest exact integer ``M``."""
+        dtype = np.dtype(dtype)
+        if dtype == np.bool_:
+            return (self._words(n) & np.uint64(1)).astype(dtype)
+        top = 2 ** (np.finfo(dtype).nmant + 1) if dtype.kind == "f" else int(np.iinfo(dtype).max)
+        words = self._longs(n) if dtype.itemsize == 8 else self._words(n)
+        return (words % np.uint64(top + 1)).astype(dtype)
 
     def permutation(self, n: int) -> np.ndarray:
         """``randperm``: Fisher-Yates, position ``i`` swapped with ``i + w % (n - i)``."""

@@ -804,7 +804,20 @@ class Tensor:
     __hash__ = object.__hash__
 
     def __reduce_ex__(self, protocol):
-        return (_rebuild, (self._data.copy(), self._requires_grad))
+        """Pickle the values, dtype and requires_grad (as torch: not grad_fn, ``.grad`` or hooks). What is
+        stored is the whole array this tensor's data lives in, plus where in it: tensors saved together that
+        share memory (a view and its base) share it again after loading, each pickled array stored once."""
+        hooks = self._hooks if self.grad_fn is None else \
+            self.grad_fn.__dict__.get("_tensor_hooks" + self.grad_fn._output_key(self))
+        for hook in (hooks or {}).values():
+            warnings.warn(f"backward hook {hook!r} on tensor will not be serialized.  If this is expected, you can "
+                          "decorate the function with @torch.utils.hooks.unserializable_hook to suppress this "
+                          "warning", UserWarning, stacklevel=2)
+        data = root = self._data
+        while isinstance(root.base, np.ndarray):
+            root = root.base
+        offset = data.__array_interface__["data"][0] - root.__array_interface__["data"][0]
+        return (_rebuild, (type(self), root, offset, data.shape, data.strides, data.dtype, self._requires_grad))
 
     def __deepcopy__(self, memo):
         if self.grad_fn is not None:
@@ -1892,6 +1905,19 @@ class Tensor:
         return self._random_(lambda gen, n, dtype: gen.normal(n, dtype, mean, std), F.NormalBackward0,
                              "normal_kernel_cpu", generator)
 
+    def random_(self, from_=None, to=None, *, generator=None):
+        """Fill with random integers, in place: ``random_(from_, to)`` in ``[from_, to)``, ``random_(to)`` in
+        ``[0, to)``, ``random_()`` from 0 to the largest integer the dtype holds exactly: torch's numbers."""
+        self._check_inplace()
+        gen, d = generator or random.default_generator, self._data
+        if from_ is None and to is None:
+            values, fn = gen.random(d.size, d.dtype), F.RandomBackward2
+        else:
+            (low, high), fn = ((0, from_ if to is None else to), F.RandomBackward1) if from_ is None or to is None \
+                else ((from_, to), F.RandomBackward0)
+            values = gen.integers(d.size, low, high).astype(d.dtype)
+        return self._inplace(lambda s: fn.apply(s, values=values.reshape(d.shape)))
+
     def bernoulli_(self, p=0.5, *, generator=None):
         """Fill with 1 (probability ``p``, a number or a tensor of them) or 0, in place: torch's draws."""
         self._check_inplace()
@@ -1926,8 +1952,9 @@ class Tensor:
     __iadd__, __isub__, __imul__, __itruediv__ = add_, sub_, mul_, div_
 
 
-def _rebuild(data, requires_grad):
-    return Tensor._make(data, requires_grad)
+def _rebuild(cls, root: np.ndarray, offset: int, shape: tuple, strides: tuple, dtype, requires_grad: bool):
+    """A pickled tensor (or Parameter) again: its data viewed at ``offset`` bytes into the unpickled ``root``."""
+    return cls._make(np.ndarray(shape, dtype, root, offset, strides), requires_grad)
 
 
 def _is_advanced(k) -> bool:

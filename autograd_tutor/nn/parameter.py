@@ -45,10 +45,3 @@ class Parameter(Tensor):
 
     def __format__(self, spec: str) -> str:
         return object.__format__(self, spec)  # torch formats only plain 0-dim Tensors as numbers
-
-    def __reduce_ex__(self, protocol):
-        return (_rebuild_parameter, (self._data.copy(), self._requires_grad))
-
-
-def _rebuild_parameter(data: np.ndarray, requires_grad: bool) -> Parameter:
-    return Parameter(Tensor._make(data), requires_grad)

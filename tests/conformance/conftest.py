@@ -9,7 +9,9 @@ A case is a small Python program that uses the name ``torch``. :func:`run` execu
 * an exception that escapes the program ends the transcript with ``!! ExcType: message``.
 
 Object addresses (``0x7f...``) are replaced by ``0x?`` before the transcripts are compared character for
-character. Helpers available to every program:
+character. A stack printed in a warning (anomaly mode's forward traceback) keeps only the program's frames
+(``File "<case>"``): the harness's own frames above them differ between the two runs. Helpers available to
+every program:
 
 * ``expect()``: see above.
 * ``val(*tensors)``: prints each tensor's dtype and shape and records its values; the two runs' values must
@@ -31,6 +33,7 @@ import numpy as np
 import pytest
 
 ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
+FILE_FRAME = re.compile(r'  File "[^<"][^"]*", line \d+, in .*\n(?:    .*\n)?')
 
 
 class _Expect:
@@ -100,7 +103,8 @@ def _transcript(module, program: str) -> tuple[str, list]:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("always")
-            warnings.showwarning = lambda message, category, *a, **k: write(f"[{category.__name__}] {message}\n")
+            warnings.showwarning = lambda message, category, *a, **k: write(
+                f"[{category.__name__}] {FILE_FRAME.sub('', str(message))}\n")
             exec(compile(textwrap.dedent(program), "<case>", "exec"), env)
     except Exception as exc:  # the transcript records it; both runs must fail the same way
         write(f"!! {type(exc).__name__}: {exc}\n")

@@ -40,11 +40,30 @@ PROGRAMS = {
             y = torch.nn.functional.conv2d(torch.ones(1, 1, 3, 3), torch.ones(1, 1, 2, 2), padding='same')
             print(i, y.shape, y.sum())
     """,
+    "anomaly-mode-warnings": """
+        class expect:
+            def __enter__(self): return self
+            def __exit__(self, t, e, tb):
+                print(f"-> {t.__name__}: {e}", flush=True); return True
+        torch.autograd.set_detect_anomaly(True)
+        x = torch.tensor(0., requires_grad=True)
+        y = x.sqrt() * 0.
+        with expect(): y.backward()
+        torch.autograd.set_detect_anomaly(False)
+        with torch.autograd.detect_anomaly():
+            x2 = torch.tensor([1., 2.], requires_grad=True)
+            e = x2.exp()
+            e.add_(1)
+            with expect(): e.sum().backward()
+    """,
 }
 
 # A warning raised inside the library shows a library file and line, then that source line indented; both
-# differ between the libraries. Lines of the program itself (``<string>:5:``) are compared as they are.
-LIBRARY_WARNING = re.compile(r"^\S+\.py:\d+: (\w+Warning: .*)\n(?:  .*\n)?", re.MULTILINE)
+# differ between the libraries. Lines of the program itself (``<string>:5:``) are compared as they are. A
+# message of several lines (anomaly mode's forward traceback: "  File ..." lines, then " (Triggered ...") is
+# kept whole.
+LIBRARY_WARNING = re.compile(r"^\S+\.py:\d+: (\w+Warning: .*\n(?:(?:  File | \(Triggered).*\n)*)(?:  .*\n)?",
+                             re.MULTILINE)
 
 
 def _sections(module: str) -> dict:
@@ -54,7 +73,7 @@ def _sections(module: str) -> dict:
         code += f"print('### {name}'); print('### {name}', file=sys.stderr)\n" + textwrap.dedent(program)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    stderr = LIBRARY_WARNING.sub(r"<library>: \1\n", done.stderr)
+    stderr = LIBRARY_WARNING.sub(r"<library>: \1", done.stderr)
     out = {}
     for stream in (done.stdout, stderr):
         for part in stream.split("### ")[1:]:

@@ -1,0 +1,4 @@
+"""``torch.utils``: for now, ``data`` (datasets, samplers and the ``DataLoader``)."""
+from . import data
+
+__all__ = ["data"]
