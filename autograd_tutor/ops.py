@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._einsum import einsum
 from .autograd import functions as F
 from .autograd.dtypes import LEGACY_NAMES
 from .autograd.tensor import Tensor, _broadcast_shape, _dim, _wrap
@@ -19,7 +20,7 @@ __all__ = ["add", "sub", "rsub", "mul", "div", "pow", "neg", "reciprocal", "exp"
            "cat", "concat", "stack", "softmax", "log_softmax", "argmax", "argmin", "square", "numel", "is_tensor",
            "allclose", "equal", "eq", "ne", "lt", "le", "gt", "ge", "sign", "isnan", "clone", "detach", "round",
            "floor", "ceil", "log1p", "expm1", "norm", "prod", "cumsum", "masked_fill", "var", "std", "flip", "gather",
-           "amax", "amin", "logsumexp", "relu_"]
+           "amax", "amin", "logsumexp", "relu_", "einsum"]
 
 
 def _method(name: str):
@@ -33,11 +34,11 @@ def _method(name: str):
 # ---- more math, matrices, sorting and comparisons: each the Tensor method of the same name (one block);
 # from here on ``any`` and ``all`` are torch's, not Python's builtins (as ``sum`` and ``max`` are)
 _MORE = ("rsqrt", "log2", "log10", "tan", "atan", "asin", "acos", "sinh", "cosh", "erf", "trunc", "frac", "arctan",
-         "arcsin", "arccos", "fix", "addmm", "outer", "ger", "diag", "trace", "tril", "triu", "sort", "argsort", "topk",
-         "any", "all", "nonzero", "isclose")
+         "arcsin", "arccos", "fix", "addmm", "outer", "ger", "diag", "diagonal", "trace", "tril", "triu", "sort",
+         "argsort", "topk", "any", "all", "nonzero", "isclose")
 __all__ += list(_MORE)
 (rsqrt, log2, log10, tan, atan, asin, acos, sinh, cosh, erf, trunc, frac, arctan, arcsin, arccos, fix, addmm, outer,
- ger, diag, trace, tril, triu, sort, argsort, topk, any, all, nonzero, isclose) = (_method(n) for n in _MORE)
+ ger, diag, diagonal, trace, tril, triu, sort, argsort, topk, any, all, nonzero, isclose) = (_method(n) for n in _MORE)
 
 
 (add, sub, mul, div, neg, reciprocal, exp, log, tanh, sigmoid, relu, sqrt, abs, sin, cos, clamp, clip,

@@ -574,8 +574,10 @@ def test_loss_errors_use_torchs_words():
          r"weight tensor should be defined either for all 3 classes or no classes but got weight tensor of shape: "
          r"\[2\]"),
         (lambda: F.nll_loss(torch.tensor(1.), torch.tensor(0)), ValueError, r"Expected 1 or more dimensions \(got 0\)"),
-        (lambda: F.nll_loss(torch.zeros(2, 3, 4), torch.zeros(2, 4, dtype=torch.int64)), NotImplementedError,
-         r"take inputs of shape \(N, C\) or \(C,\)"),
+        (lambda: F.nll_loss(torch.zeros(2, 3, 4), torch.zeros(2, 5, dtype=torch.int64)), RuntimeError,
+         r"Expected target size \[2, 4\], got \[2, 5\]"),
+        (lambda: F.nll_loss(torch.zeros(2, 3, 4, 4), torch.zeros(2, 4, dtype=torch.int64)), RuntimeError,
+         "only batches of spatial targets supported \\(3D tensors\\) but got targets of dimension: 2"),
     ]
     for call, kind, message in cases:
         with pytest.raises(kind, match=message):

@@ -15,7 +15,7 @@ import numpy as np
 
 from .dtypes import CPP_NAMES, kind_name, result_type
 from .function import FREED_MESSAGE, Function, MultiOutputFunction, SavedTensor
-from .summation import torch_sum
+from .summation import numpy_sum, torch_sum
 from .vector_math import log_softmax_rows, softmax_rows
 
 __all__: list = []  # used through Tensor methods and torch-level functions, not imported by name
@@ -45,6 +45,67 @@ def _promote(a, b):
 
 
 _PROMOTED: dict = {}  # result_type by (dtype, rank, dtype, rank): a handful of entries in practice
+
+
+def _laid_out(out: np.ndarray, da: np.ndarray, db: np.ndarray) -> np.ndarray:
+    """``out``, the elementwise result of arrays da and db, in the memory order torch gives it, which decides whether
+    it is contiguous (and so what a later reshape records). torch's TensorIterator orders the dims by the inputs'
+    strides, the first input that tells two dims apart deciding (broadcast dims tell nothing, size-1 dims do); NumPy
+    keeps C order when its inputs disagree. Inputs of one shape that are contiguous, or inputs with the strides of
+    new C-ordered arrays, give a contiguous result in both.
+
+    >>> t = np.ones((3, 2)).T                     # not contiguous, (2, 3)
+    >>> _laid_out(t * np.ones((2, 3)), t, np.ones((2, 3))).flags.c_contiguous   # NumPy's product is contiguous
+    False
+    """
+    if da.flags.c_contiguous and db.flags.c_contiguous and (da.shape == db.shape or (
+            1 not in da.shape or _standard(da)) and (1 not in db.shape or _standard(db))):
+        return out
+    shape, n = out.shape, out.ndim
+
+    def along(d: np.ndarray) -> list:  # d's strides along the result's dims: 0 where d lacks or broadcasts one
+        lead = n - d.ndim
+        return [0] * lead + [0 if d.shape[k] == 1 and shape[lead + k] != 1 else d.strides[k] for k in range(d.ndim)]
+
+    strides = [along(da), along(db)]
+
+    def order(d0: int, d1: int) -> int:  # 1: d0 goes outside d1, -1: inside, 0: these inputs cannot tell
+        for st in strides:
+            if st[d0] and st[d1] and st[d0] != st[d1]:
+                return 1 if st[d0] > st[d1] else -1
+            if st[d0] and st[d1] and shape[d0] > shape[d1]:
+                return 1
+        return 0
+
+    perm = list(range(n - 1, -1, -1))  # innermost first; an insertion sort that stops at the first "inside"
+    for i in range(1, n):
+        j = i
+        for k in range(i - 1, -1, -1):
+            c = order(perm[k], perm[j])
+            if c > 0:
+                perm[k], perm[j] = perm[j], perm[k]
+                j = k
+            elif c < 0:
+                break
+    outer = perm[::-1]
+    laid = np.empty([shape[d] for d in outer], out.dtype).transpose(np.argsort(outer))
+    if laid.strides == out.strides:
+        return out
+    laid[...] = out
+    return laid
+
+
+def _standard(d: np.ndarray) -> bool:
+    """Whether a C-contiguous ``d`` has the strides of a new C-ordered array: only its size-1 dims can have others,
+    and an array of one dim never decides the order."""
+    if d.ndim < 2 or 1 not in d.shape:
+        return True
+    stride = d.itemsize
+    for size, st in zip(reversed(d.shape), reversed(d.strides)):
+        if st != stride:
+            return False
+        stride *= size
+    return True
 
 
 def _float(t) -> np.ndarray:
@@ -142,7 +203,8 @@ class AddBackward0(Function):
         if alpha != 1:
             _check_alpha(a, b, alpha)
         da, db = _promote(a, b)
-        return da + db if alpha == 1 else da + db * alpha
+        out = da + db if alpha == 1 else da + db * alpha
+        return out if out.ndim < 2 else _laid_out(out, a._data, b._data)
 
     @staticmethod
     def backward(ctx, g):
@@ -174,7 +236,8 @@ class SubBackward0(Function):
         _check_subtraction(a, b, alpha)
         ctx.alpha = alpha
         da, db = _promote(a, b)
-        return da - db if alpha == 1 else da - db * alpha
+        out = da - db if alpha == 1 else da - db * alpha
+        return out if out.ndim < 2 else _laid_out(out, a._data, b._data)
 
     @staticmethod
     def backward(ctx, g):
@@ -225,7 +288,8 @@ class MulBackward0(Function):
             if needs[1]:
                 ctx._saved["self"] = SavedTensor(a, False)
         da, db = _promote(a, b)
-        return da * db
+        out = da * db
+        return out if out.ndim < 2 else _laid_out(out, a._data, b._data)
 
     @staticmethod
     def backward(ctx, g):
@@ -246,7 +310,8 @@ class DivBackward0(Function):
         if da.dtype.kind != "f":
             da, db = da.astype(np.float32), db.astype(np.float32)
         with np.errstate(divide="ignore", invalid="ignore"):
-            return da / db
+            out = da / db
+        return out if out.ndim < 2 else _laid_out(out, a._data, b._data)
 
     @staticmethod
     def backward(ctx, g):
@@ -665,7 +730,7 @@ class SumBackward1(Function):
         dims = _dims(dim, d.ndim)
         ctx.save(self_sym_sizes=d.shape, dim=dims, keepdim=keepdim)
         if d.dtype.kind in "biu":
-            return d.sum(axis=dims, keepdims=keepdim, dtype=np.int64)
+            return numpy_sum(d, dims, keepdim, np.int64)
         return torch_sum(d, dims, keepdim)
 
     @staticmethod
@@ -926,6 +991,8 @@ class BmmBackward0(Function):
     def forward(ctx, a, b):
         if a._data.dtype != b._data.dtype:
             raise RuntimeError(f"expected scalar type {kind_name(a._data)} but found {kind_name(b._data)}")
+        if a._data.dtype == np.bool_:
+            raise NotImplementedError('"bmm" not implemented for \'Bool\'')
         need_a, need_b = ctx.needs_input_grad or (False, False)
         ctx.save(mat2=b if need_a else None, self=a if need_b else None)
         return np.matmul(*_promote(a, b))

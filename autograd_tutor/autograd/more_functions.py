@@ -302,61 +302,65 @@ class DiagEmbedBackward0(Function):
         return DiagonalBackward0.apply(g, offset=ctx._offset) if _is_tensor(g) else np.diagonal(g, ctx._offset).copy()
 
 
-class DiagonalBackward0_copy(Function):
-    """z = the diagonal of a matrix X (``offset`` above it, below if negative), as a new vector;
-    dX = zeros with g on that diagonal."""
-
-    @staticmethod
-    def forward(ctx, x, offset):
-        ctx.save(dim1=0, dim2=1, offset=_unsigned(offset), self_sym_sizes=x._data.shape)
-        ctx._offset = offset
-        return np.diagonal(x._data, offset).copy()
-
-    @staticmethod
-    def backward(ctx, g):
-        if _is_tensor(g):
-            return DiagonalBackwardBackward0.apply(g, sizes=ctx.self_sym_sizes, offset=ctx._offset)
-        return _on_diagonal(g, ctx.self_sym_sizes, ctx._offset)
+def _diagonal_view(a: np.ndarray, offset: int, dim1: int, dim2: int) -> np.ndarray:
+    """The ``offset`` diagonal of ``a`` over dims dim1 and dim2, as its last dim: a view that writes through
+    to ``a`` (NumPy's own is read-only), as torch's does."""
+    v = np.diagonal(a, offset, dim1, dim2)
+    if a.flags.writeable:
+        v.flags.writeable = True
+    return v
 
 
-def _on_diagonal(v: np.ndarray, sizes: tuple, offset: int) -> np.ndarray:
-    """A zero matrix of shape ``sizes`` with ``v`` written on its ``offset`` diagonal."""
+def _on_diagonal(v: np.ndarray, sizes: tuple, offset: int, dim1: int = 0, dim2: int = 1) -> np.ndarray:
+    """Zeros of shape ``sizes`` with ``v`` written on their ``offset`` diagonal over dims dim1 and dim2."""
     out = np.zeros(sizes, v.dtype)
-    rows = np.arange(len(v)) + max(-offset, 0)
-    out[rows, rows + offset] = v
+    _diagonal_view(out, offset, dim1, dim2)[...] = v
     return out
 
 
 class DiagonalBackward0(Function):
-    """z = the diagonal of a matrix G, as recorded when differentiating ``diag`` of a vector twice;
-    dG = zeros with g on that diagonal."""
+    """z = the ``offset`` diagonal of X over dims dim1 and dim2 (above it if offset > 0, below if < 0), a view
+    whose last dim runs along it: for a matrix, z[i] = X[i, i + offset];  dX = zeros with g on that diagonal."""
+    is_view = True
 
     @staticmethod
-    def forward(ctx, x, offset):
-        ctx.save(dim1=0, dim2=1, offset=_unsigned(offset), self_sym_sizes=x._data.shape)
+    def forward(ctx, x, offset, dim1=0, dim2=1):
+        ctx.save(dim1=dim1, dim2=dim2, offset=_unsigned(offset), self_sym_sizes=x._data.shape)
         ctx._offset = offset
-        return np.diagonal(x._data, offset).copy()
+        return _diagonal_view(x._data, offset, dim1, dim2)
 
     @staticmethod
     def backward(ctx, g):
-        return DiagonalBackward0_copy.backward(ctx, g)
+        if _is_tensor(g):
+            return DiagonalBackwardBackward0.apply(g, sizes=ctx.self_sym_sizes, offset=ctx._offset, dim1=ctx.dim1,
+                                                   dim2=ctx.dim2)
+        return _on_diagonal(g, ctx.self_sym_sizes, ctx._offset, ctx.dim1, ctx.dim2)
+
+
+class DiagonalBackward0_copy(DiagonalBackward0):
+    """``torch.diag`` of a matrix: the same diagonal as DiagonalBackward0, copied into a new vector."""
+    is_view = False
+
+    @staticmethod
+    def forward(ctx, x, offset):
+        return DiagonalBackward0.forward(ctx, x, offset).copy()
 
 
 class DiagonalBackwardBackward0(Function):
-    """Z = zeros of shape ``sizes`` with g on the ``offset`` diagonal (the backward of taking a diagonal);
-    dg = the diagonal of G."""
+    """Z = zeros of shape ``sizes`` with g on the ``offset`` diagonal over dims dim1 and dim2 (the backward of
+    taking a diagonal);  dg = that diagonal of G."""
 
     @staticmethod
-    def forward(ctx, g, sizes, offset):
-        ctx.save(dim1=0, dim2=1, offset=_unsigned(offset))
+    def forward(ctx, g, sizes, offset, dim1=0, dim2=1):
+        ctx.save(dim1=dim1, dim2=dim2, offset=_unsigned(offset))
         ctx._offset = offset
-        return _on_diagonal(g._data, sizes, offset)
+        return _on_diagonal(g._data, sizes, offset, dim1, dim2)
 
     @staticmethod
     def backward(ctx, gg):
         if _is_tensor(gg):
-            return DiagonalBackward0.apply(gg, offset=ctx._offset)
-        return np.diagonal(gg, ctx._offset).copy()
+            return DiagonalBackward0.apply(gg, offset=ctx._offset, dim1=ctx.dim1, dim2=ctx.dim2)
+        return np.diagonal(gg, ctx._offset, ctx.dim1, ctx.dim2).copy()
 
 
 class TraceBackward0(Function):

@@ -26,17 +26,22 @@ import math
 
 import numpy as np
 
-__all__ = ["torch_sum"]
+__all__ = ["torch_sum", "numpy_sum"]
 
 GRAIN_SIZE = 32768
 _LANES = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}
+
+
+def numpy_sum(d: np.ndarray, dims, keepdim: bool, dtype=None) -> np.ndarray:
+    """NumPy's sum, written C-contiguous as torch writes every sum (NumPy follows a transposed input's layout)."""
+    return np.add.reduce(d, axis=dims, keepdims=keepdim, dtype=dtype).copy()
 
 
 def torch_sum(d: np.ndarray, dims, keepdim: bool) -> np.ndarray:
     """``d`` summed over ``dims`` (None: all) as torch sums it; NumPy's sum where torch's order is not known."""
     lanes = _LANES.get(d.dtype)
     if lanes is None or not d.size or d.size > GRAIN_SIZE or not d.flags.c_contiguous or d.ndim == 0:
-        return np.add.reduce(d, axis=dims, keepdims=keepdim)
+        return numpy_sum(d, dims, keepdim)
     if dims is None and not keepdim:  # everything: one row (the common case, first)
         return _row(d.reshape(-1), lanes)
     dims = tuple(range(d.ndim)) if dims is None else tuple(dims)
@@ -48,7 +53,7 @@ def torch_sum(d: np.ndarray, dims, keepdim: bool) -> np.ndarray:
     else:
         a, b = flags.index(True), len(flags) - flags[::-1].index(True)
         if False in flags[a:b]:  # reduced dims with kept ones between them: not handled here
-            return np.add.reduce(d, axis=dims, keepdims=keepdim)
+            return numpy_sum(d, dims, keepdim)
         before, middle, after = (int(math.prod([s for s, _ in sizes[i:j]])) for i, j in ((0, a), (a, b), (b, None)))
         if after == 1:
             out = _rows(d.reshape(before, middle), lanes)
@@ -56,8 +61,9 @@ def torch_sum(d: np.ndarray, dims, keepdim: bool) -> np.ndarray:
             out = _columns(d.reshape(middle, after), lanes)
         else:
             out = np.stack([_columns(block, lanes) for block in d.reshape(before, middle, after)])
-    out = np.asarray(out, d.dtype).reshape([1 if i in dims else s for i, s in enumerate(d.shape)])
-    return out if keepdim else out.reshape([s for i, s in enumerate(d.shape) if i not in dims])
+    out = np.asarray(out, d.dtype).reshape([1 if i in dims else s for i, s in enumerate(d.shape)] if keepdim else
+                                           [s for i, s in enumerate(d.shape) if i not in dims])
+    return out if out.flags.owndata else out.copy()  # a new array: a reshaped view may have odd size-1 strides
 
 
 def _row(x: np.ndarray, lanes: int) -> np.ndarray:

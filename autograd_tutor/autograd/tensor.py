@@ -522,6 +522,14 @@ class Tensor:
     def is_contiguous(self) -> bool:
         return bool(self._data.flags.c_contiguous)
 
+    def stride(self, dim=None):
+        """How many elements to step over to move by one along each dim: (3, 1) for a new (2, 3) tensor, (1, 3)
+        for its transpose (a view of the same memory), 0 along an expanded dim."""
+        strides = tuple(s // self._data.itemsize for s in self._data.strides)
+        if dim is not None and not self.ndim:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        return strides if dim is None else strides[_dim(dim, self.ndim)]
+
     def contiguous(self) -> "Tensor":
         return self if self._data.flags.c_contiguous else self.clone()
 
@@ -692,6 +700,14 @@ class Tensor:
         if self.ndim == 2:
             return M.DiagonalBackward0_copy.apply(self, offset=diagonal)
         raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {self.ndim}D")
+
+    def diagonal(self, offset=0, dim1=0, dim2=1):
+        """The ``offset`` diagonal over dims dim1 and dim2, as a view whose last dim runs along it:
+        ``m.diagonal()`` of a matrix is (m[0, 0], m[1, 1], ...); a (2, 3, 3) batch gives shape (2, 3)."""
+        d1, d2 = _dim(dim1, self.ndim), _dim(dim2, self.ndim)
+        if d1 == d2:
+            raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+        return M.DiagonalBackward0.apply(self, offset=offset, dim1=d1, dim2=d2)
 
     def trace(self):
         if self.ndim != 2:

@@ -59,7 +59,7 @@ def _class_weights(target: np.ndarray, weight, ignore_index: int, dtype) -> tupl
     """Each sample's class (0 where ignored) and its weight (0 where ignored), for a 1-D target."""
     valid = target != ignore_index
     safe = np.where(valid, target, 0)
-    w = weight[safe].astype(dtype) if weight is not None else np.ones(target.shape, dtype)
+    w = weight.reshape(-1)[safe].astype(dtype) if weight is not None else np.ones(target.shape, dtype)
     return safe, w * valid
 
 
@@ -98,17 +98,24 @@ def _nll_cascade(picked: np.ndarray, weights, valid: np.ndarray) -> tuple:
     return total_loss, total_weight
 
 
+def _classes_last(d: np.ndarray) -> np.ndarray:
+    """Log-probabilities with the class dim last: (N, C, H, W) seen as (N, H, W, C); (N, C) and (C,) as they are."""
+    return np.moveaxis(d, 1, -1) if d.ndim > 2 else d
+
+
 class NllLossBackward0(Function):
     """L = -sum_i w[y_i] x[i, y_i] (divided by sum_i w[y_i] for 'mean');  dL/dx[i, y_i] = -w[y_i] g (same divisor).
 
-    ``x`` holds log-probabilities, (N, C) or (C,); the target ``y`` holds class indices and gets no gradient.
+    ``x`` holds log-probabilities, (N, C) or (C,) (or (N, C, H, W): NllLoss2DBackward0 below); the target ``y``
+    holds class indices and gets no gradient.
     """
     saved_names = ("self", "target", "weight", "total_weight")
 
     @staticmethod
     def forward(ctx, x, target, weight, reduction, ignore_index):
         d = x._data
-        rows = d.reshape(-1, d.shape[-1])
+        rows = _classes_last(d)
+        rows = rows.reshape(-1, rows.shape[-1])
         y = target._data.reshape(-1).astype(np.int64)
         bad = (y != ignore_index) & ((y < 0) | (y >= rows.shape[1]))
         if bad.any():
@@ -118,14 +125,14 @@ class NllLossBackward0(Function):
         losses = -w * picked
         if not reduction:
             loss_sum, total = None, d.dtype.type(0)  # torch leaves the total weight 0 for 'none'
-        elif d.ndim == 2 and len(y) <= _CASCADE_UP_TO:  # torch's order, so that loss.item() prints its digits
+        elif d.ndim >= 2 and len(y) <= _CASCADE_UP_TO:  # torch's order, so that loss.item() prints its digits
             loss_sum, total = _nll_cascade(picked, None if weight is None else w, y != ignore_index)
         else:
             loss_sum, total = losses.sum(), w.sum(dtype=d.dtype)
         ctx.save(self=x, target=target, weight=weight, total_weight=Tensor._make(np.asarray(total)),
                  reduction=reduction, ignore_index=ignore_index % 2 ** 64)  # torch shows it as unsigned
         if reduction == 0:
-            return losses.reshape(target._data.shape) if d.ndim == 2 else losses.reshape(())
+            return losses.reshape(target._data.shape) if d.ndim >= 2 else losses.reshape(())
         with np.errstate(invalid="ignore", divide="ignore"):
             return loss_sum if reduction == 2 else loss_sum / total
 
@@ -135,14 +142,23 @@ class NllLossBackward0(Function):
         y = ctx._unpack("target", False).reshape(-1).astype(np.int64)
         weight = ctx._unpack("weight", False) if "weight" in _saved(ctx) else None
         safe, w = _class_weights(y, weight, _signed(ctx.ignore_index), x.dtype)
-        coef = np.zeros((len(y), x.shape[-1]), x.dtype)
+        shape = _classes_last(x).shape
+        coef = np.zeros((len(y), shape[-1]), x.dtype)
         coef[np.arange(len(y)), safe] = 0 - w  # 0 - 0 is 0., where -0. would print -0.0000 for an ignored row
-        if ctx.reduction == 1:
+        if ctx.reduction == 1:  # torch divides g first, then multiplies by the weight: the same last bit
             with np.errstate(invalid="ignore", divide="ignore"):
-                coef = coef / ctx._unpack("total_weight", False)
+                g = g / ctx._unpack("total_weight", False)
         if ctx.reduction == 0:
             g = g.reshape(-1, 1)
-        return (coef * g).reshape(x.shape)
+        grad = (coef * g).reshape(shape)
+        if x.ndim <= 2:
+            return grad
+        return grad.movedim(-1, 1) if _is_tensor(grad) else np.ascontiguousarray(np.moveaxis(grad, -1, 1))
+
+
+class NllLoss2DBackward0(NllLossBackward0):
+    """The same loss for a batch of maps: x of shape (N, C, H, W) holds log-probabilities at every position,
+    y of shape (N, H, W) a class index at every position; each position counts as one sample."""
 
 
 class DivBackward1(Function):

@@ -24,7 +24,7 @@ from ..autograd.more_functions import AddmmBackward0
 from ..autograd.tensor import Tensor, _broadcast_shape
 from ._functions import (REDUCTIONS, DivBackward1, EluBackward0, EluBackward1, GeluBackward0,
                          LeakyReluBackward0, LeakyReluBackward1, MaskedFillBackward0, MseLossBackward0, MulBackward1,
-                         NllLossBackward0, SiluBackward0, SoftplusBackward0)
+                         NllLoss2DBackward0, NllLossBackward0, SiluBackward0, SoftplusBackward0)
 
 __all__ = ["linear", "dropout", "relu", "relu_", "leaky_relu", "leaky_relu_", "gelu", "silu", "softplus", "elu", "elu_", "tanh",
            "sigmoid", "softmax", "log_softmax", "mse_loss", "nll_loss", "cross_entropy"]
@@ -341,35 +341,57 @@ def _weighted(errors, weight: Tensor, input: Tensor, reduction: str) -> Tensor:
 
 
 def _check_nll(input: Tensor, target: Tensor, weight: Tensor | None) -> None:
-    """torch's checks on (input, target, weight) of nll_loss, in torch's order and words."""
-    if input.dim() < 1:
-        raise ValueError(f"Expected 1 or more dimensions (got {input.dim()})")
-    if input.dim() != 1:
-        batch = target.shape[0] if target.dim() else 0
-        if input.shape[0] != batch:
-            raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size ({batch}).")
-    if input.dim() > 2:
-        raise NotImplementedError("autograd_tutor's nll_loss and cross_entropy take inputs of shape (N, C) or (C,); "
-                                  "reshape an (N, C, d1, ...) input to (N * d1 * ..., C) first")
+    """torch's checks on (input, target, weight) of nll_loss for an (N, C) or (C,) input, in its order and words."""
     if target.dim() > 1:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
     if input.dim() == 1 and target.dim() == 1 and target.shape[0] != 1:
         raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: {target.shape[0]}")
-    if target._data.dtype not in (np.int64, np.uint8):
-        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {kind_name(target._data)}")
+    _check_target_dtype(target)
     if weight is not None:
         classes = input.shape[-1]
         if weight.shape != (classes,):
             raise RuntimeError(f"weight tensor should be defined either for all {classes} classes or no classes but "
                                f"got weight tensor of shape: {list(weight.shape)}")
-        if weight._data.dtype != input._data.dtype:
-            raise RuntimeError(f"expected scalar type {kind_name(input._data)} but found {kind_name(weight._data)}")
+        _check_weight_dtype(input, weight)
+
+
+def _check_target_dtype(target: Tensor) -> None:
+    if target._data.dtype not in (np.int64, np.uint8):
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {kind_name(target._data)}")
+
+
+def _check_weight_dtype(input: Tensor, weight: Tensor) -> None:
+    if weight._data.dtype != input._data.dtype:
+        raise RuntimeError(f"expected scalar type {kind_name(input._data)} but found {kind_name(weight._data)}")
+
+
+def _check_nll2d(input: Tensor, target: Tensor, weight: Tensor | None) -> None:
+    """torch's checks on (input, target, weight) of nll_loss for an (N, C, H, W) input, in its order and words."""
+    if target.dim() != 3:
+        raise RuntimeError(f"only batches of spatial targets supported (3D tensors) but got targets of dimension: "
+                           f"{target.dim()}")
+    _check_target_dtype(target)
+    if weight is not None and weight.numel() != input.shape[1]:
+        raise RuntimeError("weight tensor should be defined either for all or no classes")
+    n, _, h, w = input.shape
+    if target.shape != (n, h, w):
+        raise RuntimeError(f"size mismatch (got input: {list(input.shape)} , target: {list(target.shape)}")
+    if input._data.dtype.kind != "f":
+        raise NotImplementedError(f"\"nll_loss2d_forward_out_frame\" not implemented for '{kind_name(input._data)}'")
+    if weight is not None:
+        _check_weight_dtype(input, weight)
+    if target._data.dtype == np.uint8:
+        raise RuntimeError("expected scalar type Long but found Byte")
 
 
 def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
              ignore_index: int = -100, reduce=None, reduction: str = "mean") -> Tensor:
     """Negative log likelihood: -input[i, target[i]], weighted by ``weight[target[i]]`` and averaged over the
     weights ('mean'); targets equal to ``ignore_index`` count for nothing.
+
+    An input (N, C, d1, d2, ...) holds C log-probabilities at every position of each sample, and the target
+    (N, d1, d2, ...) a class there: every position is one more term. torch computes that with its 2-D kernel
+    (NllLoss2DBackward0) on (N, C, H, W), after viewing any other shape as (N, C, 1, d1 * d2 * ...).
 
     >>> import autograd_tutor as torch
     >>> nll_loss(torch.tensor([[-0.5, -1.0], [-2.0, -0.1]]), torch.tensor([0, 1]))
@@ -378,8 +400,25 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
     enum = _reduction_enum(reduction)
-    _check_nll(input, target, weight)
-    return NllLossBackward0.apply(input, target=target, weight=weight, reduction=enum, ignore_index=ignore_index)
+    if input.dim() < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {input.dim()})")
+    if input.dim() != 1:
+        batch = target.shape[0] if target.dim() else 0
+        if input.shape[0] != batch:
+            raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size ({batch}).")
+    if input.dim() <= 2:
+        _check_nll(input, target, weight)
+        return NllLossBackward0.apply(input, target=target, weight=weight, reduction=enum, ignore_index=ignore_index)
+    if input.dim() == 4:
+        _check_nll2d(input, target, weight)
+        return NllLoss2DBackward0.apply(input, target=target, weight=weight, reduction=enum, ignore_index=ignore_index)
+    n, c, *rest = input.shape
+    if list(target.shape[1:]) != rest:
+        raise RuntimeError(f"Expected target size {[n, *rest]}, got {list(target.shape)}")
+    maps = [t.contiguous().view(*lead, *((1, -1) if t.numel() else (0, 0))) for t, lead in ((input, (n, c)),
+                                                                                          (target, (n,)))]
+    loss = nll_loss(*maps, weight, ignore_index=ignore_index, reduction=reduction)
+    return loss.view(n, *rest) if enum == 0 else loss
 
 
 def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
@@ -387,7 +426,8 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, s
                   label_smoothing: float = 0.0) -> Tensor:
     """-log softmax(x)[y]: ``nll_loss(log_softmax(input, class_dim), target)`` for class indices ``y``.
 
-    ``input`` holds raw scores (logits) of shape (N, C) or (C,). ``target`` holds class indices (int64), or class
+    ``input`` holds raw scores (logits) of shape (N, C), (C,) or (N, C, d1, ...) (classes along dim 1, a score for
+    each at every position). ``target`` holds class indices (int64), or class
     probabilities of the same shape as ``input`` (then the loss is -sum_c p_c log softmax(x)_c).
     ``label_smoothing`` mixes the target with the uniform distribution over the C classes.
     """
