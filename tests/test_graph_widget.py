@@ -1,6 +1,7 @@
 """GraphWidget without a browser: the traits it sends, its replay, its repr and mimebundle, watch() and show()."""
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -179,10 +180,10 @@ def test_updates_to_the_browser_are_batched(widgets, monkeypatch):
     assert [n["kind"] for n in g.graph["nodes"]].count("op") == 50
 
 
-def test_events_applied_in_batches_give_the_drawing_of_events_applied_one_by_one(widgets, monkeypatch):
-    """The widget queues events and formats values once per batch: after a training loop (budget spent, big
-    gradients, a retained pass) it shows what a model fed one event at a time shows."""
-    monkeypatch.setattr(graph_module, "BATCH", 50)
+def test_events_fed_as_they_come_give_the_drawing_of_events_applied_one_by_one(widgets):
+    """The widget applies each event as it arrives and formats values when the model is read: after a training
+    loop (budget spent, big gradients, a retained pass) it shows what a model fed one event at a time shows,
+    and the JSON it sends is that drawing."""
     g = GraphWidget(namespace={}, max_nodes=30)
     widgets.append(g)
     with events.record() as trace:
@@ -210,6 +211,7 @@ def test_events_applied_in_batches_give_the_drawing_of_events_applied_one_by_one
         one.apply(event)
     one.set_names(tensors_in(namespace))
     assert g.graph == one.snapshot() and g.model.hidden == one.hidden > 0
+    assert g.graph_json == json.dumps(g.graph, separators=(",", ":"))
     assert g.replay == replay_json(one, build_steps(one)) and len(g.model.passes) == MAX_PASSES
     assert [(e.src, e.dst, e.count) for e in g.model.edges] == [(e.src, e.dst, e.count) for e in one.edges]
     assert [(n["label"], n["grad"]) for n in g.graph["nodes"] if n["kind"] == "leaf"] == [

@@ -240,3 +240,101 @@ def test_python_numbers_in_a_live_graph_show_their_value_even_after_backward_fre
     model = GraphModel.from_trace(trace, namespace={"x": x, "y": y})
     constants = sorted(n.value.scalar for n in model.visible if n.kind == "constant")
     assert constants == [1, 2]
+
+
+class _Forgetful(dict):
+    """A memo that never remembers: the model then works out every fold from the node's signature."""
+
+    def __setitem__(self, key, value) -> None:
+        pass
+
+
+def _folded_loop(steps: int) -> list:
+    """The events of a training loop past a small budget: two shapes of step, a new op now and then, and a
+    constant that starts requiring grad halfway (it changes the signature of the nodes that use it)."""
+    with events.record() as trace:
+        w = torch.tensor(0.5, requires_grad=True)
+        c = torch.tensor(2.)
+        for step in range(steps):
+            x = torch.tensor(float(step))
+            y = (w * x + c).tanh() if step % 2 else (w * x - 1.0) ** 2
+            if step % 7 == 3:
+                y = y.exp() * c
+            if step == steps // 2:
+                c.requires_grad_()
+            y.backward()
+            w.grad = None
+    return trace
+
+
+def _drawing(model) -> tuple:
+    from autograd_tutor.viz import build_steps, replay_json, text_table
+    return (model.snapshot(), replay_json(model, build_steps(model)), text_table(model), model.hidden,
+            [(e.src, e.dst, e.position, e.count) for e in model.edges])
+
+
+def test_remembered_folds_draw_what_working_each_fold_out_draws():
+    """Past the budget a node folds where its (kind, op, layer, visible inputs) folded before, and an op of a
+    shape seen before folds as that one did; the drawing, the counts of what is hidden, the replay and the
+    table are those of a model that works every fold out."""
+    trace = _folded_loop(60)
+    memo, plain = GraphModel(max_nodes=30), GraphModel(max_nodes=30)
+    plain._folds = plain._repeats = _Forgetful()
+    for i in range(0, len(trace), 50):
+        memo.apply_all(trace[i:i + 50])
+        plain.apply_all(trace[i:i + 50])
+    assert memo.hidden > 200 and len(memo._folds) > 1 and len(memo._repeats) > 1
+    assert any(n.kind == "collapsed" for n in memo.visible)
+    assert _drawing(memo) == _drawing(plain)
+    assert sum(n.hidden for n in memo.visible) == memo.hidden
+    drawn = [n for n in memo.visible if n.kind != "collapsed"]
+    assert memo.hidden + len(drawn) == _nodes_built(trace)  # every node is drawn or counted, once
+
+
+def _nodes_built(trace) -> int:
+    """How many nodes a trace builds: ops, the leaves and tensors they take, and their Python numbers."""
+    keys, numbers = set(), 0
+    for e in trace.of("node_created"):
+        keys.add(e.node_id)
+        leaves = dict(e.leaf_nodes)
+        for (nid, _), tid in zip(e.next_functions, e.input_ids):
+            if tid is None:
+                numbers += 1
+            elif nid is None or nid in leaves:
+                keys.add(tid)
+    return len(keys) + numbers
+
+
+def test_a_node_that_changes_kind_forgets_the_remembered_folds():
+    trace = _folded_loop(60)
+    memo, stale = GraphModel(max_nodes=30), GraphModel(max_nodes=30)
+    stale._retyped = stale._touch  # the folds remembered before requires_grad_() would stay
+    memo.apply_all(trace)
+    stale.apply_all(trace)
+    assert _drawing(memo) != _drawing(stale)
+
+
+def test_snapshot_json_encodes_again_only_the_runs_that_changed(monkeypatch):
+    import json
+
+    from autograd_tutor.viz import model as model_module
+    chunk = model_module.CHUNK
+    with events.record() as trace:
+        x = torch.tensor(1., requires_grad=True)
+        y = x
+        for _ in range(100):  # 201 nodes (a product and its 1.5 each time), 200 edges
+            y = y * 1.5
+    m = GraphModel.from_trace(trace)
+    before = m.snapshot()
+    assert m.snapshot_json(before) == json.dumps(before, separators=(",", ":"))
+    encoded = []
+    dumps = model_module._dumps
+    monkeypatch.setattr(model_module, "_dumps", lambda v: encoded.append(v) or dumps(v))
+    with events.record() as trace:
+        y + 1  # two new nodes and edges at the end: only the last run of each changes
+    m.apply_all(trace)
+    after = m.snapshot()
+    assert m.snapshot_json(after) == json.dumps(after, separators=(",", ":"))
+    runs = [v for v in encoded if type(v) is list]
+    assert [r[0]["key"] for r in runs if "key" in r[0]] == [len(after["nodes"]) // chunk * chunk]
+    assert [len(r) for r in runs if "path" in r[0]] == [len(after["edges"]) % chunk]

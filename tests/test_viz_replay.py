@@ -177,3 +177,18 @@ def test_only_the_last_passes_are_kept():
     steps = build_steps(model)
     assert len(model.passes) == MAX_PASSES and model.pass_count == MAX_PASSES + 5
     assert steps[0].text.startswith("Backward pass 6 starts")
+
+
+def test_passes_are_made_light_once_and_keep_their_event_types():
+    from autograd_tutor.viz import Value
+    x = torch.tensor(1., requires_grad=True)
+    model = GraphModel()
+    with events.subscribe(model.apply):
+        (x * x).backward()
+    records = model.passes[0]
+    assert model.passes[0] is records and [type(r) for r in records] == [
+        type(e) for e in records]  # read again: the same light records, not converted twice
+    flowed = [r for r in records if r.kind == "gradient_flowed"]
+    assert flowed and all(isinstance(r, events.GradientFlowed) and type(r.value) is Value for r in flowed)
+    executed = next(r for r in records if r.kind == "node_executed")
+    assert all(v is None or type(v) is Value for v in executed.grad_outputs + executed.grad_inputs)

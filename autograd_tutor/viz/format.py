@@ -20,6 +20,7 @@ __all__ = ["number", "summary", "head", "Value"]
 
 #: How many numbers of an array a summary keeps (and shows at most).
 HEAD = 3
+_FLOATS = (np.float16, np.float32, np.float64)
 
 
 def number(x) -> str:
@@ -56,6 +57,8 @@ class Value:
 
     @classmethod
     def of(cls, array) -> "Value":
+        if type(array) in _FLOATS:  # what events carry for 0-dim data (float() is many times faster than item())
+            return cls((), (float(array),))
         a = array if type(array) is np.ndarray else np.asarray(array)
         if a.ndim == 0:
             return cls((), (a.item(),))

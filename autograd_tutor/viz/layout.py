@@ -74,6 +74,8 @@ class Layout:
         """When a node was last placed in layers ``first .. stop - 1`` (what a route across them depends on)."""
         if stop - first > ROUTED:
             return 0
+        if stop <= first:  # neighbouring layers, most edges: nothing in between
+            return -1
         last = self._last
         return max((last.get(layer, -1) for layer in range(first, stop)), default=-1)
 
@@ -120,8 +122,12 @@ def route(src: tuple, dst: tuple, port: float, taken: dict) -> tuple:
     if dst[0] <= src[0]:  # only between collapsed nodes: loop below
         c = (start, (start[0] + 60, start[1] + 70), (end[0] - 60, end[1] + 70), end)
         return [c], bezier_points(c, (0.5,))[0]
-    points = [start]
     span = dst[0] - src[0]
+    if span == 1:  # neighbouring layers, most edges: one curve
+        dx = (end[0] - start[0]) / 2
+        c = (start, (start[0] + dx, start[1]), (end[0] - dx, end[1]), end)
+        return [c], bezier_points(c, (0.55,))[0]
+    points = [start]
     crossed = range(src[0] + 1, dst[0]) if span <= ROUTED else ()  # very long edges: one plain curve
     for step, layer in enumerate(crossed, 1):
         x = coordinates(layer, 0)[0]
@@ -157,6 +163,5 @@ def bezier_points(c: tuple, ts) -> list:
 
 def path_d(segments: list) -> str:
     """The SVG ``d`` attribute of a list of cubic segments."""
-    x, y = segments[0][0]
-    return f"M{x:g},{y:g}" + "".join(f"C{a:g},{b:g} {c:g},{d:g} {e:g},{f:g}"
-                                     for _, (a, b), (c, d), (e, f) in segments)
+    return "M%g,%g" % segments[0][0] + "".join(["C%g,%g %g,%g %g,%g" % (*c1, *c2, *end)
+                                                for _, c1, c2, end in segments])

@@ -29,9 +29,13 @@ constant. Layout positions come from :class:`~autograd_tutor.viz.layout.Layout` 
 from __future__ import annotations
 
 import itertools
-from types import SimpleNamespace
+import json
+import operator
 from typing import Iterable, Mapping, Optional
 
+import numpy as np
+
+from ..events import KINDS
 from .format import Value
 from .layout import PORT, Layout, coordinates, path_d, route
 from .names import is_tensor, tensors_in
@@ -47,6 +51,9 @@ BACKWARD_KINDS = ("backward_started", "node_executed", "gradient_flowed", "grad_
 _INPUT_SLOTS = (("self",), ("other", "mat1", "mat2", "vec", "tensor", "exponent", "target"), ("mat2",))
 _PENDING = 512      # constants remembered before their first use
 _UNDRAWN = ("constant", "")  # the signature of an input not drawn yet
+_NO_NUMBERS = itertools.repeat(None)  # an event without Python numbers among its inputs
+#: Nodes or edges whose JSON text is cached together (see GraphModel.snapshot_json).
+CHUNK = 64
 #: Backward passes kept for replay (the most recent ones).
 MAX_PASSES = 20
 _REP_LIMIT = 200_000  # folded ids remembered (older ones are forgotten)
@@ -140,16 +147,17 @@ class GraphModel:
         self._pending: dict = {}     # tensor id -> value (see _head) of constants not drawn yet
         self._by_sig: dict = {}      # shape signature -> first visible key
         self._more: dict = {}        # layer -> key of its collapsed node
+        self._folds: dict = {}       # (kind, op, layer, visible inputs) -> where such a node folds (see _fold)
+        self._repeats: dict = {}     # shape of an op past the budget -> how it folds (see _repeat_op)
         self._objects: dict = {}     # id(obj) -> (obj, key) for objects walked without engine ids (torch)
         self._enriched: set = set()
         self._current: Optional[list] = None
         self._json: dict = {}        # key -> cached node JSON; edge index -> cached edge JSON in _edge_json
         self._edge_cache: dict = {}  # edge index -> (placements seen, JSON)
+        self._texts: dict = {}       # ("nodes" | "edges", start) -> (the dicts of a run, their JSON text)
         self._flowing: list = []     # edges that show a gradient of the current pass
         self._flows: list = []       # gradient_flowed events of the current pass not yet written on edges
         self._grads: dict = {}       # key -> new .grad array not yet turned into a Value
-        self._fresh = 0              # passes finished since the last _settle
-        self._checked = (None, 0)    # (records of the current pass, how many _settle checked for big arrays)
         self._synthetic = itertools.count(-1, -1)
         self.hidden = 0
 
@@ -202,11 +210,17 @@ class GraphModel:
         self._json.pop(key, None)  # its cached drawing is stale
         self.version += 1
 
+    def _retyped(self, key: int) -> None:
+        """A node's kind or op changed: its drawing, and the folds remembered from its signature, are stale."""
+        self._folds.clear()
+        self._repeats.clear()
+        self._touch(key)
+
     def _new(self, key: int, kind: str, op: str = "", tensor_id=None, value=None, inputs=(),
              layer: Optional[int] = None, near: Optional[float] = None) -> VizNode:
         """Add a node (or fold it) and return the visible node that stands for it."""
         nodes, rep = self._nodes, self._rep
-        reps = tuple([k if k in nodes else rep.get(k, k) for k in inputs])
+        reps = tuple([k if k in nodes else rep.get(k) for k in inputs]) if inputs else ()  # None: not drawn yet
         if self.max_nodes is not None and len(self.visible) >= self.max_nodes:
             return self._fold(key, kind, op, reps, layer)
         node = VizNode(key, kind, op, tensor_id, value if value is None or type(value) is Value else Value.of(value))
@@ -227,6 +241,33 @@ class GraphModel:
         return kind, op, tuple([(nodes[r].kind, nodes[r].op) if r in nodes else _UNDRAWN for r in reps])
 
     def _fold(self, key: int, kind: str, op: str, reps: tuple, layer: Optional[int]) -> VizNode:
+        """Fold a node past the budget into the visible node that stands for it, and count it there.
+
+        Which node that is depends only on the kind, the op, the layer asked for and the visible nodes the
+        inputs stand for (``reps``, None: not drawn yet), so it is remembered in ``_folds``: the next step of
+        a training loop, which repeats the structure of the one before, costs one dict lookup per node.
+        """
+        target = self._folds.get((kind, op, layer, reps))
+        if target is None:
+            target = self._folds[kind, op, layer, reps] = self._fold_target(kind, op, reps, layer)
+        return self._count(key, target)
+
+    def _count(self, key: int, target: int) -> VizNode:
+        """Count the folded node ``key`` on the visible node ``target`` that stands for it."""
+        rep = self._rep
+        if len(rep) >= _REP_LIMIT:
+            for old in list(itertools.islice(rep, _REP_LIMIT // 2)):
+                del rep[old]
+        rep[key] = target
+        node = self._nodes[target]
+        node.hidden += 1
+        self.hidden += 1
+        self._json.pop(target, None)  # what _touch does
+        self.version += 1
+        return node
+
+    def _fold_target(self, kind: str, op: str, reps: tuple, layer: Optional[int]) -> int:
+        """The first visible node of the same signature, else the layer's collapsed node (made on demand)."""
         if not self._by_sig:  # the budget is spent: index the shapes of what is drawn, once
             for n in self.visible:
                 self._by_sig.setdefault(self._signature(n.kind, n.op, tuple(self._visible_key(k) for k in n.inputs)),
@@ -244,15 +285,7 @@ class GraphModel:
                 self.visible.append(more)
                 self._nodes[target] = more
                 self._more[layer] = target
-        if len(self._rep) >= _REP_LIMIT:
-            for old in list(itertools.islice(self._rep, _REP_LIMIT // 2)):
-                del self._rep[old]
-        self._rep[key] = target
-        node = self._nodes[target]
-        node.hidden += 1
-        self.hidden += 1
-        self._touch(target)
-        return node
+        return target
 
     def _visible_key(self, key: int) -> int:
         return key if key in self._nodes else self._rep.get(key, key)
@@ -278,7 +311,7 @@ class GraphModel:
             node = self.node(key)
             if node is not None and node.kind == "constant" and kind == "leaf":
                 node.kind = "leaf"  # requires_grad_() after creation
-                self._touch(node.key)
+                self._retyped(node.key)
             return key
         if kind != "constant":
             self._new(key, kind, "" if kind == "leaf" else "?", tensor_id, value, layer=0 if kind == "leaf" else None)
@@ -287,18 +320,28 @@ class GraphModel:
     def _add_op(self, key: int, op: str, specs: list, saved: tuple, tensor_id: Optional[int],
                 saved_state: str) -> VizNode:
         """Add a function node after its inputs; ``specs`` describe the inputs (see :meth:`_input_specs`)."""
-        nodes, rep = self._nodes, self._rep
-        for spec in specs:
-            if spec[1] != "constant":
-                self._ensure_input(spec)
+        nodes, rep, edges = self._nodes, self._rep, self._edge_keys
+        for spec in specs:  # an input drawn or folded as what it is needs no check
+            kind = spec[1]
+            if kind == "op" and (spec[0] in nodes or spec[0] in rep) or kind == "constant":
+                continue
+            if kind == "leaf" and spec[0] in nodes and nodes[spec[0]].kind == "leaf":
+                continue
+            self._ensure_input(spec)
         node = self._new(key, "op", op, tensor_id, None, inputs=[s[0] for s in specs])
-        if node.key == key:
+        dst = node.key
+        if dst == key:
             node.saved = _in_input_order(saved)
             node.saved_state = saved_state if saved else "none"
         for position, (ckey, kind, ctid, cvalue, tracked) in enumerate(specs):
-            if ckey not in nodes and ckey not in rep:
-                self._new(ckey, kind, "", ctid, cvalue, layer=max(node.layer - 1, 0), near=node.slot)
-            self._edge(ckey if ckey in nodes else rep.get(ckey, ckey), node.key, position, tracked)
+            src = ckey if ckey in nodes else rep.get(ckey)
+            if src is None:
+                src = self._new(ckey, kind, "", ctid, cvalue, layer=max(node.layer - 1, 0), near=node.slot).key
+            edge = edges.get((src, dst, position))
+            if edge is not None:
+                edge.count += 1  # a folded edge: one more behind the drawn one
+            else:
+                self._edge(src, dst, position, tracked)
         return node
 
     # ------------------------------------------------------------------ events
@@ -313,11 +356,16 @@ class GraphModel:
             handler = handlers.get(event.kind)
             if handler is not None:
                 handler(self, event)
-        self._settle()
+        self.settle()
 
-    def _settle(self) -> None:
-        """Turn what the events left as arrays into :class:`Value`: the gradients on edges and nodes, and the
-        big arrays of the passes recorded since the last call (a kept pass holds no big arrays)."""
+    def handlers(self) -> dict:
+        """``kind -> handler``: ``handlers()[event.kind](event)`` applies one event, as it arrives, without
+        formatting the values it carries (call :meth:`settle` before reading the model). The live widget
+        feeds every event this way: one dict lookup and one call per event."""
+        return {kind: handler.__get__(self) for kind, handler in _HANDLERS.items()}
+
+    def settle(self) -> None:
+        """Turn what the events left as arrays into :class:`Value`: the gradients on edges and nodes."""
         last = {}
         for e in self._flows:
             src = self.key_of_node(e.source_id)
@@ -335,16 +383,6 @@ class GraphModel:
             self._nodes[key].grad = Value.of(value)
             self._touch(key)
         self._grads = {}
-        recent = self._passes[max(len(self._passes) - self._fresh, 0):]
-        if self._current is not None:
-            recent.append(self._current)
-        checked, upto = self._checked
-        for records in recent:
-            for i in range(upto if records is checked else 0, len(records)):
-                if not _small(records[i]):
-                    records[i] = _light(records[i])
-        self._checked = (self._current, len(self._current or ()))
-        self._fresh = 0
 
     def _tensor_created(self, e) -> None:
         if not e.is_leaf:
@@ -373,32 +411,60 @@ class GraphModel:
     def _node_created(self, e) -> None:
         if not self.grow:
             return
-        leaf_of = dict(e.leaf_nodes)
-        self._acc.update(leaf_of)
+        acc, pending = self._acc, self._pending
+        if e.leaf_nodes:
+            acc.update(e.leaf_nodes)  # AccumulateGrad node id -> leaf tensor id
         specs = []
-        constants = e.constants or (None,) * len(e.input_ids)
-        for (nid, _), tid, number in zip(e.next_functions, e.input_ids, constants):
+        for (nid, _), tid, number in zip(e.next_functions, e.input_ids, e.constants or _NO_NUMBERS):
             if nid is None:  # a tensor without grad, or a Python number (no tensor id: a key of its own)
                 if tid is None:
                     specs.append((next(self._synthetic), "constant", None, number, False))
                 else:
-                    specs.append((tid, "constant", tid, self._pending.pop(tid, None), False))
-            elif nid in leaf_of:
-                specs.append((tid, "leaf", tid, self._pending.pop(tid, None), True))
+                    specs.append((tid, "constant", tid, pending.pop(tid, None), False))
+            elif nid in acc:
+                specs.append((tid, "leaf", tid, pending.pop(tid, None), True))
             else:
                 specs.append((nid, "op", tid, None, True))
-        self._add_op(e.node_id, e.name, specs, tuple(n for n, _ in e.saved), e.output_id,
-                     "saved" if e.saved else "none")
+        if self.max_nodes is not None and len(self.visible) >= self.max_nodes:
+            self._repeat_op(e.node_id, e.name, specs)
+        else:
+            self._add_op(e.node_id, e.name, specs, tuple([n for n, _ in e.saved]), e.output_id,
+                         "saved" if e.saved else "none")
+
+    def _repeat_op(self, key: int, op: str, specs: list) -> None:
+        """:meth:`_add_op` past the budget, where everything folds. An op whose shape (its name, and the kind
+        and visible node of each input) folded before folds the same way: it and its new inputs are counted
+        where the first one went, and its edges on the edges drawn for it, with no signature worked out."""
+        nodes, rep = self._nodes, self._rep
+        shape = (op, *[(spec[1], spec[0] if spec[0] in nodes else rep.get(spec[0])) for spec in specs])
+        plan = self._repeats.get(shape)
+        if plan is None:  # the first of its shape: fold it step by step, and remember how
+            dst = self._add_op(key, op, specs, (), None, "none").key
+            folds = [rep.get(spec[0]) if seen[1] is None else None for spec, seen in zip(specs, shape[1:])]
+            edges = [self._edge_keys.get((spec[0] if spec[0] in nodes else rep.get(spec[0]), dst, position))
+                     for position, spec in enumerate(specs)]
+            self._repeats[shape] = (dst, folds, edges)
+            return
+        dst, folds, edges = plan
+        for spec, fold in zip(specs, folds):  # in _add_op's order: inputs, the op, then its constants
+            if fold is not None and spec[1] != "constant":
+                self._count(spec[0], fold)
+        self._count(key, dst)
+        for spec, fold, edge in zip(specs, folds, edges):
+            if fold is not None and spec[1] == "constant":
+                self._count(spec[0], fold)
+            if edge is not None:
+                edge.count += 1
 
     @property
     def passes(self) -> list:
         """The recorded backward passes (the last ``MAX_PASSES``), each a list of events whose arrays are
-        replaced by :class:`Value` heads."""
-        for records in self._passes:
-            for i, r in enumerate(records):
-                if type(r) is not SimpleNamespace:
-                    records[i] = _light(r)
-        return self._passes
+        replaced by :class:`Value` heads (made so once, when first read)."""
+        passes = self._passes
+        for i, records in enumerate(passes):
+            if type(records) is list:
+                passes[i] = _LightPass(map(_light, records))
+        return passes
 
     def key_of_node(self, node_id: Optional[int]) -> Optional[int]:
         """The visible key for a graph node id (an AccumulateGrad id maps to its leaf)."""
@@ -434,42 +500,47 @@ class GraphModel:
                 self._nodes[r].root = True
                 self._touch(r)
 
-    def _record(self, e) -> bool:
-        if self._current is None:
-            return False
-        self._current.append(e)  # big arrays are dropped by _settle: most passes are dropped unread
-        return True
-
     def _node_executed(self, e) -> None:
-        if self._record(e) and self._current[0].retain_graph:
+        current = self._current
+        if current is None:
+            return
+        current.append(e if _all_small(e.grad_outputs + e.grad_inputs) else _light(e))
+        if current[0].retain_graph:
             node = self.node(e.node_id)
             if node is not None and node.saved_state == "saved":
                 node.saved_state = "kept"
                 self._touch(node.key)
 
     def _gradient_flowed(self, e) -> None:
-        if self._record(e):
-            self._flows.append(e)  # written on its edge by _settle, unless a new pass starts before
+        if self._current is not None:
+            self._current.append(e if _all_small((e.value,)) else _light(e))
+            self._flows.append(e)  # written on its edge by settle(), unless a new pass starts before
 
     def _grad_accumulated(self, e) -> None:
-        if not self._record(e):
+        if self._current is None:
             return
+        self._current.append(e if _all_small((e.before, e.after)) else _light(e))
         key = self.key_of_grad(e)
         if key is not None:
             self._grads[key] = e.after
 
+    def _hook_fired(self, e) -> None:
+        if self._current is not None:
+            self._current.append(e)
+
     def _saved_tensors_freed(self, e) -> None:
-        if not self._record(e):
+        if self._current is None:
             return
+        self._current.append(e)
         node = self.node(e.node_id)
         if node is not None and node.saved_state != "freed":
             node.saved_state = "freed"
             self._touch(node.key)
 
     def _backward_ended(self, e) -> None:
-        if self._record(e):
+        if self._current is not None:
+            self._current.append(e)
             self._passes.append(self._current)
-            self._fresh += 1
             self.pass_count += 1
             del self._passes[:-MAX_PASSES]
             self._current = None
@@ -577,7 +648,7 @@ class GraphModel:
                 self._touch(node.key)
         if node.kind == "op" and node.op == "?":
             node.op = t.grad_fn.name()
-            self._touch(node.key)
+            self._retyped(node.key)
 
     def _enrich(self, fn) -> None:
         """Fill what events cannot tell (values of Python numbers, names of earlier ops) from live nodes."""
@@ -591,7 +662,7 @@ class GraphModel:
             self._enriched.add(key)
             if node.op == "?":
                 node.op = f.name()
-                self._touch(key)
+                self._retyped(key)
             for position, (child, _) in enumerate(f.next_functions):
                 if child is None and position < len(node.inputs):
                     const = self._nodes.get(node.inputs[position])
@@ -620,6 +691,30 @@ class GraphModel:
         height = max((n["y"] + n["h"] / 2 for n in nodes), default=0) + 24
         return {"nodes": nodes, "edges": edges, "hidden": self.hidden, "width": width, "height": height}
 
+    def snapshot_json(self, snapshot: dict) -> str:
+        """``json.dumps(snapshot)`` (compact) of what :meth:`snapshot` returned, encoding again only the runs of
+        ``CHUNK`` nodes or edges in which one changed since the last call (the cached ones are the same dicts):
+        syncing a big drawing costs about what changed in it.
+
+        >>> import autograd_tutor as torch
+        >>> m = GraphModel.from_tensor(torch.tensor(2., requires_grad=True) * 3)
+        >>> m.snapshot_json(m.snapshot()) == json.dumps(m.snapshot(), separators=(",", ":"))
+        True
+        """
+        parts = []
+        for name, value in snapshot.items():
+            if type(value) is list:
+                runs = []
+                for start in range(0, len(value), CHUNK):
+                    items = value[start:start + CHUNK]
+                    done = self._texts.get((name, start))
+                    if done is None or len(done[0]) != len(items) or not all(map(operator.is_, done[0], items)):
+                        done = self._texts[name, start] = (items, _dumps(items)[1:-1])
+                    runs.append(done[1])
+                parts.append(f'"{name}":[{",".join(runs)}]')
+            else:
+                parts.append(f'"{name}":{_dumps(value)}')
+        return "{" + ",".join(parts) + "}"
 
     def _edge_json(self, e: VizEdge) -> dict:
         """An edge's JSON, cached until its gradient changes or a node lands in a layer it crosses.
@@ -634,11 +729,10 @@ class GraphModel:
         ports = max(len(dst.inputs), e.position + 1)
         segments, (lx, ly) = route((src.layer, src.slot), (dst.layer, dst.slot),
                                    (e.position - (ports - 1) / 2) * PORT, self.layout.taken)
-        json = {"src": src.index, "dst": dst.index, "pos": e.position, "tracked": e.tracked,
-                "grad": e.grad.text if e.grad is not None else "",
-                "path": path_d(segments), "lx": lx, "ly": ly}
-        self._edge_cache[e.index] = (stamp, json)
-        return json
+        item = {"src": src.index, "dst": dst.index, "pos": e.position, "tracked": e.tracked,
+                "grad": e.grad.text if e.grad is not None else "", "path": path_d(segments), "lx": lx, "ly": ly}
+        self._edge_cache[e.index] = (stamp, item)
+        return item
 
 
 def _node_json(n: VizNode) -> dict:
@@ -650,6 +744,9 @@ def _node_json(n: VizNode) -> dict:
             "x": x, "y": y, "w": NODE_WIDTH, "h": node_height(bool(n.saved))}
 
 
+_dumps = json.JSONEncoder(separators=(",", ":")).encode
+
+
 _HANDLERS = {
     "tensor_created": GraphModel._tensor_created,
     "node_created": GraphModel._node_created,
@@ -657,7 +754,7 @@ _HANDLERS = {
     "node_executed": GraphModel._node_executed,
     "gradient_flowed": GraphModel._gradient_flowed,
     "grad_accumulated": GraphModel._grad_accumulated,
-    "hook_fired": GraphModel._record,
+    "hook_fired": GraphModel._hook_fired,
     "saved_tensors_freed": GraphModel._saved_tensors_freed,
     "backward_finished": GraphModel._backward_ended,
     "backward_failed": GraphModel._backward_ended,
@@ -677,31 +774,38 @@ def _in_input_order(names) -> tuple:
 
 _ARRAYS = {"gradient_flowed": ("value",), "grad_accumulated": ("before", "after")}
 _ARRAY_TUPLES = {"node_executed": ("grad_outputs", "grad_inputs")}
+#: Where the arrays are among an event's fields, by kind (what :func:`_light` cuts).
+_ARRAYS_AT = {kind: tuple(cls._fields.index(f) for f in _ARRAYS.get(kind) or _ARRAY_TUPLES.get(kind, ()))
+              for kind, cls in KINDS.items()}
 
 
-def _small(e) -> bool:
-    """True when the arrays an event carries are small enough to keep until the pass is read."""
-    kind = e.kind
-    for k in _ARRAYS.get(kind) or _ARRAY_TUPLES.get(kind, ()):
-        v = getattr(e, k)
-        for x in v if type(v) is tuple else (v,):
-            if x is not None and x.size > 64:
-                return False
+class _LightPass(list):
+    """The records of a pass once made light (see :attr:`GraphModel.passes`)."""
+
+
+def _all_small(arrays: tuple) -> bool:
+    """True when none of an event's ``arrays`` is big enough to cut before its pass is kept (a NumPy scalar, what
+    an event carries for 0-dim data, never is)."""
+    for x in arrays:
+        if type(x) is np.ndarray and x.size > 64:
+            return False
     return True
 
 
-def _light(e) -> SimpleNamespace:
-    """An event with its arrays replaced by :class:`Value` heads, so a kept pass holds no big arrays."""
-    fields = e._asdict()
-    fields["kind"] = kind = e.kind
-    if kind in _ARRAYS:
-        for k in _ARRAYS[kind]:
-            v = fields[k]
-            fields[k] = None if v is None else Value.of(v)
-    elif kind in _ARRAY_TUPLES:
-        for k in _ARRAY_TUPLES[kind]:
-            fields[k] = tuple(None if x is None else Value.of(x) for x in fields[k])
-    return SimpleNamespace(**fields)
+def _light(e):
+    """The event (same type and fields) with its arrays replaced by :class:`Value` heads."""
+    at = _ARRAYS_AT[e.kind]
+    if not at:
+        return e
+    fields = list(e)
+    for i in at:
+        v = fields[i]
+        fields[i] = tuple([_value(x) for x in v]) if type(v) is tuple else _value(v)
+    return tuple.__new__(type(e), fields)
+
+
+def _value(x) -> Optional[Value]:
+    return x if x is None or type(x) is Value else Value.of(x)
 
 
 def _head(array):

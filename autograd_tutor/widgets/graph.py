@@ -5,10 +5,11 @@
 * ``with watch() as g:`` records what a block of code builds.
 
 The class is thin: traits plus one event subscription. The model, layout, narration and SVG live in
-:mod:`autograd_tutor.viz`; the drawing and the replay player are ``static/graph.js``. Events wait in a
-queue and are applied to the Python model in batches (of at most ``BATCH``, and whenever the model is read);
-the front end is updated at most every ``SYNC_INTERVAL`` seconds (the interval grows when sending gets
-expensive, so syncing takes at most about 5% of the time) and at the end of every notebook cell.
+:mod:`autograd_tutor.viz`; the drawing and the replay player are ``static/graph.js``. Each event is applied
+to the Python model as it arrives (the values it carries are formatted when the model is read); the front
+end is updated at most every ``SYNC_INTERVAL`` seconds (the interval grows when sending gets expensive, so
+syncing takes at most about 5% of the time) and at the end of every notebook cell, with only the nodes and
+edges that changed encoded again.
 
 >>> import autograd_tutor as torch
 >>> a = torch.tensor(3., requires_grad=True); b = torch.tensor(4., requires_grad=True)
@@ -26,8 +27,8 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from pathlib import Path
+from time import perf_counter
 from typing import Mapping, Optional
 
 import anywidget
@@ -45,8 +46,6 @@ __all__ = ["GraphWidget", "show", "watch"]
 STATIC = Path(__file__).parent / "static"
 #: Shortest time between two updates sent to the browser while events arrive.
 SYNC_INTERVAL = 0.05
-#: Most events kept waiting before they are applied to the model (bounds the arrays they hold).
-BATCH = 256
 
 
 class GraphWidget(anywidget.AnyWidget):
@@ -70,7 +69,6 @@ class GraphWidget(anywidget.AnyWidget):
     def __init__(self, tensor=None, *, max_nodes: Optional[int] = 400, namespace: Optional[Mapping] = None,
                  live: bool = True, title: Optional[str] = None, _depth: int = 1) -> None:
         self._namespace = namespace if namespace is not None else caller_namespace(_depth + 1)
-        self._queue: list = []
         if tensor is None:
             self._model = GraphModel(max_nodes=max_nodes, grow=True)
             kinds = None
@@ -83,6 +81,7 @@ class GraphWidget(anywidget.AnyWidget):
         self.replay: dict = {"steps": [], "start": {"grads": [], "saved": []}}
         self._synced = -1
         self._due = 0.0  # when events may trigger the next refresh
+        self._handlers = self._model.handlers()
         self._subscription = events.subscribe(self._on_event, kinds) if live else None
         self._shell = _register_cell_hook(self._on_cell_end) if live else None
         self.refresh()
@@ -91,21 +90,13 @@ class GraphWidget(anywidget.AnyWidget):
     @property
     def model(self) -> GraphModel:
         """The graph model, with every event received so far applied."""
-        self._flush()
+        self._model.settle()
         return self._model
 
-    def _flush(self) -> None:
-        if self._queue:
-            queue, self._queue = self._queue, []
-            self._model.apply_all(queue)
-
     def _on_event(self, event) -> None:
-        queue = self._queue
-        queue.append(event)
-        if time.perf_counter() >= self._due:
+        self._handlers[event.kind](event)
+        if perf_counter() >= self._due:
             self.refresh()
-        elif len(queue) >= BATCH:
-            self._flush()
 
     def _on_cell_end(self, *_) -> None:
         self.refresh()
@@ -113,7 +104,7 @@ class GraphWidget(anywidget.AnyWidget):
     def refresh(self) -> None:
         """Look up variable names and send the current graph and replay to the browser (if anything changed)."""
         model = self.model
-        start = time.perf_counter()
+        start = perf_counter()
         model.set_names(tensors_in(self._namespace))
         if model.version != self._synced:
             old = len(self._steps)
@@ -121,12 +112,12 @@ class GraphWidget(anywidget.AnyWidget):
             self.graph = model.snapshot()
             self.replay = replay_json(model, self._steps)
             with self.hold_sync():
-                self.graph_json = json.dumps(self.graph, separators=(",", ":"))
+                self.graph_json = model.snapshot_json(self.graph)
                 self.replay_json = json.dumps(self.replay, separators=(",", ":"))
                 if len(self._steps) != old or self.step > len(self._steps):
                     self.step = len(self._steps)
             self._synced = model.version
-        end = time.perf_counter()
+        end = perf_counter()
         self._due = end + max(SYNC_INTERVAL, 20 * (end - start))  # syncing: at most ~5% of the time
 
     def stop(self) -> None:
