@@ -1,6 +1,6 @@
 """The JupyterLite site of the lessons builds (its Pyodide kernel loads from a CDN, so it cannot run here).
 
-The site must carry the six lessons, our wheel for piplite (with the widgets' ES modules inside), and the
+The site must carry the seven lessons, our wheel for piplite (with the widgets' ES modules inside), and the
 front ends of ipywidgets and anywidget.
 """
 import json
@@ -28,7 +28,7 @@ def test_lessons_build_into_a_jupyterlite_site_with_our_wheel(tmp_path):
                     "--piplite-wheels", str(wheel), "--output-dir", str(site)], check=True, cwd=tmp_path,
                    capture_output=True)
     lessons = sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))
-    assert len(lessons) == 6 and sorted(p.name for p in (site / "files").glob("*.ipynb")) == lessons
+    assert len(lessons) == 7 and sorted(p.name for p in (site / "files").glob("*.ipynb")) == lessons
     assert (site / "pypi" / wheel.name).exists()
     assert "autograd-tutor" in json.loads((site / "pypi" / "all.json").read_text())  # the index normalises names
     assert (site / "extensions" / "anywidget").is_dir() and (site / "extensions" / "@jupyter-widgets").is_dir()

@@ -76,6 +76,17 @@ def test_constants_and_data_tensors():
     assert m.find("3").layer == m.find("y").layer - 1
 
 
+def test_an_untracked_image_of_a_convolution_is_found_in_its_saved_input():
+    x = torch.arange(16.).reshape(1, 1, 4, 4)  # data: saved by ConvolutionBackward0 as ``input``, not ``self``
+    w = torch.ones(1, 1, 2, 2, requires_grad=True)
+    b = torch.zeros(1, requires_grad=True)
+    y = torch.nn.functional.conv2d(x, w, b)
+    m = GraphModel.from_tensor(y, namespace={"x": x, "w": w, "b": b, "y": y})
+    assert sorted((n.label, n.kind) for n in m.visible) == [("b", "leaf"), ("w", "leaf"), ("x", "constant"),
+                                                            ("y", "op")]
+    assert m.find("x").value.shape == (1, 1, 4, 4)
+
+
 def test_constants_from_events_take_their_value_from_factory_events():
     with events.record() as trace:
         w = torch.tensor(2., requires_grad=True)

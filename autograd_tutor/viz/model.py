@@ -49,6 +49,9 @@ BACKWARD_KINDS = ("backward_started", "node_executed", "gradient_flowed", "grad_
                   "saved_tensors_freed", "backward_finished", "backward_failed")
 #: Saved-tensor names that hold a node's first and second forward input (torch's convention).
 _INPUT_SLOTS = (("self",), ("other", "mat1", "mat2", "vec", "tensor", "exponent", "target"), ("mat2",))
+#: Where an untracked input can sit among a node's saved tensors: the slots above, and the names convolutions
+#: and the normalisations give their first two inputs (``F.conv2d(image, w)`` saved the image as ``input``).
+_UNTRACKED_SLOTS = tuple(slot + extra for slot, extra in zip(_INPUT_SLOTS, (("input",), ("weight",), ())))
 _PENDING = 512      # constants remembered before their first use
 _UNDRAWN = ("constant", "")  # the signature of an input not drawn yet
 _NO_NUMBERS = itertools.repeat(None)  # an event without Python numbers among its inputs
@@ -840,9 +843,9 @@ def _post_order(root) -> list:
 
 def _saved_input(fn, position: int):
     """The tensor an untracked input left in the node's saved slots (``x * 2`` saved the 2), if any."""
-    if position >= len(_INPUT_SLOTS):
+    if position >= len(_UNTRACKED_SLOTS):
         return None
-    for name in _INPUT_SLOTS[position]:
+    for name in _UNTRACKED_SLOTS[position]:
         try:
             t = getattr(fn, f"_saved_{name}")
         except (AttributeError, RuntimeError):
