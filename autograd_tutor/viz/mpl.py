@@ -114,9 +114,9 @@ def draw(target, ax=None, namespace: Optional[dict] = None, state=None):
                   PALETTE["kept"] if saved_state == "kept" else PALETTE["muted"])]
         top = n["y"] - h / 2
         for (text, size, weight, colour), dy in zip(lines, (17, 30, 44, 57, h - 6)):
-            if text:
-                ax.text(n["x"], top + dy, text[:26], ha="center", va="baseline", fontsize=size, fontweight=weight,
-                        color=colour, zorder=3)
+            if text:  # a longer line keeps every letter in a smaller font (torch's names are read in full)
+                ax.text(n["x"], top + dy, text, ha="center", va="baseline", fontsize=size * min(1, 26 / len(text)),
+                        fontweight=weight, color=colour, zorder=3)
     return ax
 
 

@@ -31,6 +31,12 @@ def _fit(text: str, n: int = _CHARS) -> str:
     return text if len(text) <= n else text[:n - 1] + "…"
 
 
+def _squeezed(text: str, width: float) -> str:
+    """The attributes that narrow a line longer than a node's width to fit it whole: torch's node names
+    (``MaxPool2DWithIndicesBackward0``) are read in full, never cut."""
+    return f' textLength="{width - 10:g}" lengthAdjust="spacingAndGlyphs"' if len(text) > _CHARS else ""
+
+
 def _shape(kind: str, w: float, h: float, root: bool, hidden: int) -> str:
     stroke, fill = PALETTE.get(kind, PALETTE["op"])
     width = 3 if root else 1.6
@@ -72,8 +78,8 @@ def node_svg(n: dict, grad: Optional[str] = None, state: Optional[str] = None, a
     parts.append(f'<text x="{w / 2}" y="17" text-anchor="middle" font-size="12" font-weight="700" '
                  f'fill="{PALETTE["text"]}">{escape(_fit(label, 20))}</text>')
     if n["sub"]:
-        parts.append(f'<text x="{w / 2}" y="30" text-anchor="middle" font-size="10.5" '
-                     f'fill="{PALETTE["muted"]}">{escape(_fit(n["sub"]))}</text>')
+        parts.append(f'<text x="{w / 2}" y="30" text-anchor="middle" font-size="10.5"{_squeezed(n["sub"], w)} '
+                     f'fill="{PALETTE["muted"]}">{escape(n["sub"])}</text>')
     if n["value"]:
         parts.append(f'<text x="{w / 2}" y="44" text-anchor="middle" font-size="11" '
                      f'fill="{PALETTE["text"]}">{escape(_fit(n["value"], 24))}</text>')

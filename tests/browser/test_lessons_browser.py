@@ -43,3 +43,28 @@ def test_lesson_3_runs_and_its_backward_pass_can_be_stepped(lab, lab_page):
     widget.screenshot(path=str(ARTIFACTS / "lesson-3-replay.png"))
     page.screenshot(path=str(ARTIFACTS / "lesson-3-page.png"), full_page=False)
     print(f"\nlesson 3 in the browser (open, run all, step by keyboard): {time.perf_counter() - started:.1f} s")
+
+
+LESSON_7 = Path(__file__).parents[2] / "notebooks" / "07_a_small_cnn.ipynb"
+
+
+def test_lesson_7_draws_the_cnn_step_and_replays_it(lab, lab_page):
+    """The CNN lesson runs top to bottom; its step graph shows the convolution node and the leaves' gradients
+    once the replay is stepped to the end by keyboard."""
+    page = lab_page
+    shutil.copy(LESSON_7, lab.root / LESSON_7.name)
+    lab.run_all(page, LESSON_7.name)
+    page.get_by_text("right on 16 of 16").wait_for(timeout=120_000)  # the training cell printed
+    step = page.locator(".agt-root").nth(1)  # the first drawing is show(y), the second the training step
+    step.wait_for()
+    labels = _texts(step.locator(".agt-node .agt-label"))
+    assert {"loss", "features", "pooled", "logits", "model.0.weight", "X"} <= set(labels), labels
+    ops = set(_texts(step.locator(".agt-node .agt-label"))) | set(_texts(step.locator(".agt-node .agt-sub")))
+    assert {"ConvolutionBackward0", "MaxPool2DWithIndicesBackward0", "ReluBackward0"} <= ops, ops
+    step.focus()
+    page.keyboard.press("End")
+    assert step.locator(".agt-narration").inner_text()
+    grads = [t for t in _texts(step.locator(".agt-node .agt-grad")) if t.startswith("grad")]
+    assert len(grads) >= 4, grads  # the kernels, their biases, the linear layer's weight and bias
+    ARTIFACTS.mkdir(exist_ok=True)
+    step.screenshot(path=str(ARTIFACTS / "lesson-7-step.png"))

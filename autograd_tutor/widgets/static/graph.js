@@ -31,6 +31,11 @@ function fit(s, n) {
   return s.length <= n ? s : s.slice(0, n - 1) + "…";
 }
 
+// A line longer than a node is narrowed to fit it whole: torch's node names are read in full, never cut.
+function squeezed(s, w) {
+  return String(s).length > 22 ? ` textLength="${w - 10}" lengthAdjust="spacingAndGlyphs"` : "";
+}
+
 function el(tag, attrs = {}, text) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
@@ -65,7 +70,7 @@ function nodeMarkup(n, detail) {
       n.saved.map((s) => `<tspan>${esc(s)}</tspan>`).join(" ") + "</text>" : "";
   return head +
     `<text class="agt-label" x="${w / 2}" y="17">${esc(fit(label, 20))}</text>` +
-    (n.sub ? `<text class="agt-sub" x="${w / 2}" y="30">${esc(fit(n.sub, 22))}</text>` : "") +
+    (n.sub ? `<text class="agt-sub" x="${w / 2}" y="30"${squeezed(n.sub, w)}>${esc(n.sub)}</text>` : "") +
     (n.value ? `<text class="agt-value" x="${w / 2}" y="44">${esc(fit(n.value, 24))}</text>` : "") +
     `<text class="agt-grad" x="${w / 2}" y="57"></text>` + saved + `<title></title></g>`;
 }
