@@ -3,6 +3,9 @@
 Most tests take ``lib``: they run once with autograd_tutor and once with real torch (skipped when torch is
 absent), so every literal expectation below is also checked to be what torch does.
 """
+import subprocess
+import sys
+import textwrap
 import warnings
 
 import pytest
@@ -457,3 +460,25 @@ def test_set_default_device_accepts_only_the_cpu():
     torch.set_default_device("cpu")
     with pytest.raises(AssertionError, match="Torch not compiled with CUDA enabled"):
         torch.set_default_device("cuda")
+
+
+def test_inf_and_nan_come_without_numpy_warnings_as_in_torch():
+    """torch overflows to inf and divides 0 by 0 into nan silently; NumPy would warn from our lines. A fresh
+    interpreter with every warning shown (``-W default``), so no earlier warning hides one."""
+    program = textwrap.dedent("""
+        import numpy as np
+        import autograd_tutor as torch
+        x = torch.tensor([1e30, 2.], requires_grad=True)
+        print(x * x, x ** 2)
+        with torch.no_grad():
+            w = torch.tensor([3e38, 0.])
+            w += w
+            w.div_(0)
+        print(w)
+        np.float32(1e30) * np.float32(1e30)   # the learner's own NumPy code still warns
+    """)
+    done = subprocess.run([sys.executable, "-W", "default", "-c", program], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout == ("tensor([inf, 4.], grad_fn=<MulBackward0>) tensor([inf, 4.], grad_fn=<PowBackward0>)\n"
+                           "tensor([inf, nan])\n")
+    assert done.stderr.count("RuntimeWarning") == 1 and "<string>" in done.stderr, done.stderr

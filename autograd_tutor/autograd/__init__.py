@@ -5,6 +5,8 @@
 >>> torch.autograd.grad(x * x, x)
 (tensor(6.),)
 """
+import warnings
+
 from . import anomaly_mode, functional, graph
 from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .custom import Function
@@ -14,3 +16,9 @@ from .gradcheck import gradcheck  # as in torch, the function hides its module (
 
 __all__ = ["Function", "backward", "grad", "graph", "functional", "gradcheck", "no_grad", "enable_grad",
            "set_grad_enabled", "inference_mode", "detect_anomaly", "set_detect_anomaly"]
+
+# torch computes inf and nan silently, NumPy warns ("overflow encountered in multiply"): silence those warnings
+# where the engine's own lines raise them, so that `x * x` of a huge x prints what torch prints. A learner's own
+# NumPy code still warns.
+warnings.filterwarnings("ignore", message="(overflow|invalid value|divide by zero|underflow) encountered",
+                        category=RuntimeWarning, module=r"autograd_tutor\.")

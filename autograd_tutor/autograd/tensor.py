@@ -1875,8 +1875,7 @@ class Tensor:
         if b.dtype != d.dtype or (np.ndim(b) and np.shape(b) != d.shape) or not d.flags.writeable:
             return None
         self._check_inplace()
-        with np.errstate(all="ignore"):  # inf and nan without NumPy's warnings, as in torch
-            ufunc(d, b, out=d)
+        ufunc(d, b, out=d)  # inf and nan without NumPy's warnings, as in torch (see autograd/__init__.py)
         self._vbox[0] += 1
         return self
 
