@@ -12,6 +12,7 @@ import numpy as np
 from ._einsum import einsum
 from .autograd import functions as F
 from .autograd.dtypes import LEGACY_NAMES
+from .autograd.function import shown
 from .autograd.tensor import Tensor, _broadcast_shape, _dim, _wrap
 
 __all__ = ["add", "sub", "rsub", "mul", "div", "pow", "neg", "reciprocal", "exp", "log", "tanh", "sigmoid", "relu",
@@ -134,7 +135,7 @@ def cat(tensors, dim=0) -> Tensor:
             if k != d and t.shape[k] != ref.shape[k]:
                 raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. Expected size "
                                    f"{ref.shape[k]} but got size {t.shape[k]} for tensor number {i} in the list.")
-    return F.CatBackward0.apply(*tensors, dim=d)
+    return shown(F.CatBackward0.apply(*tensors, dim=d), dim=dim)
 
 
 concat = cat
@@ -149,7 +150,7 @@ def stack(tensors, dim=0) -> Tensor:
         if t.shape != tensors[0].shape:
             raise RuntimeError(f"stack expects each tensor to be equal size, but got {list(tensors[0].shape)} at "
                                f"entry 0 and {list(t.shape)} at entry {i}")
-    return F.StackBackward0.apply(*tensors, dim=_dim(dim, tensors[0].ndim + 1))
+    return shown(F.StackBackward0.apply(*tensors, dim=_dim(dim, tensors[0].ndim + 1)), dim=dim)
 
 
 # ---- layers-wip: stacking, splitting, rolling, median and more (one block)

@@ -16,7 +16,6 @@ import numpy as np
 from .function import Function
 from . import functions as F
 from .functions import MaxBackward0, _is_tensor, _needs_array_only, _promote
-from .more_functions import _unsigned
 
 __all__: list = []  # used through Tensor methods and torch-level functions, not imported by name
 
@@ -53,9 +52,8 @@ class CumprodBackward0(Function):
     saved_names = ("self",)
 
     @staticmethod
-    def forward(ctx, x, dim, given_dim, dtype=None):
-        ctx.save(self=x, dim=_unsigned(given_dim))
-        ctx._axis = dim
+    def forward(ctx, x, dim, dtype=None):
+        ctx.save(self=x, dim=dim)
         d = x._data
         if dtype is not None:
             d = d.astype(dtype)
@@ -70,13 +68,13 @@ class CumprodBackward0(Function):
         ctx._unpack("result", False)  # read, as torch's backward reads it
         if not np.ndim(x):
             return g
-        x, g = np.moveaxis(np.asarray(x, g.dtype), ctx._axis, -1), np.moveaxis(g, ctx._axis, -1)
+        x, g = np.moveaxis(np.asarray(x, g.dtype), ctx.dim, -1), np.moveaxis(g, ctx.dim, -1)
         out = np.empty_like(g)
         for k in range(x.shape[-1]):
             without_k = x.copy()
             without_k[..., k] = 1
             out[..., k] = (g[..., k:] * without_k.cumprod(-1)[..., k:]).sum(-1)
-        return np.moveaxis(out, -1, ctx._axis)
+        return np.moveaxis(out, -1, ctx.dim)
 
 
 class IndexSelectBackward0(Function):
@@ -85,10 +83,9 @@ class IndexSelectBackward0(Function):
     saved_names = ("index",)
 
     @staticmethod
-    def forward(ctx, x, dim, given_dim, index):
+    def forward(ctx, x, dim, index):
         d = x._data
-        ctx.save(dim=_unsigned(given_dim), index=index, self_sym_sizes=d.shape)
-        ctx._axis = dim
+        ctx.save(dim=dim, index=index, self_sym_sizes=d.shape)
         return np.take(d, index._data.reshape(-1), axis=dim) if d.ndim else d.copy()
 
     @staticmethod
@@ -99,7 +96,7 @@ class IndexSelectBackward0(Function):
         if not shape:
             return g
         out = np.zeros(shape, g.dtype)
-        key = (slice(None),) * ctx._axis + (np.reshape(index, -1),)
+        key = (slice(None),) * ctx.dim + (np.reshape(index, -1),)
         np.add.at(out, key, g)
         return out
 
@@ -131,7 +128,7 @@ class RollBackward0(Function):
 
     @staticmethod
     def forward(ctx, x, shifts, dims):
-        ctx.save(shifts=tuple(_unsigned(s) for s in shifts), dims=tuple(_unsigned(d) for d in dims))
+        ctx.show(shifts=shifts, dims=dims)
         ctx._roll = (shifts, dims)
         d = x._data
         return np.roll(d, shifts, dims) if dims else np.roll(d, shifts[0])

@@ -26,7 +26,7 @@ from .dtypes import LEGACY_NAMES, from_numpy_dtype
 from .hooks import add_hook
 from .summation import torch_sum
 
-__all__ = ["Node", "Function", "MultiOutputFunction", "AccumulateGrad", "FREED_MESSAGE", "saved_tensors_hooks"]
+__all__ = ["Node", "Function", "MultiOutputFunction", "AccumulateGrad", "FREED_MESSAGE", "saved_tensors_hooks", "shown"]
 
 FREED_MESSAGE = (
     "Trying to backward through the graph a second time (or directly access saved tensors after they have "
@@ -201,6 +201,9 @@ class _NullContext:
     def save(self, /, **_):
         pass
 
+    def show(self, /, **_):
+        pass
+
     def __setattr__(self, name, value):
         pass
 
@@ -286,6 +289,12 @@ class Function(Node):
             elif value is not None:
                 node.__dict__[key] = value
 
+    def show(node, /, **given) -> None:
+        """Keep values to show as ``_saved_<name>`` the way torch shows them: as the user gave them (``dim=-1``),
+        where the node computes with others (the dim counted from 0) or keeps none; ints read as int64 fields
+        (:func:`_as_int64`). Read time does the conversion, so that recording a node costs nothing more."""
+        node.__dict__.setdefault("_shown", {}).update(given)
+
     @property
     def saved_tensors(self) -> tuple:
         """The saved tensors as arrays, in the order they were saved (checked for in-place changes)."""
@@ -301,6 +310,9 @@ class Function(Node):
         # grad_fn._saved_self, _saved_result, _saved_exponent ...: torch's way to peek at what a node saved.
         if name.startswith("_saved_") and name != "_saved":
             key = name[7:]
+            shown = self.__dict__.get("_shown")
+            if shown and key in shown:
+                return _as_int64(shown[key])
             if key in self.__dict__:
                 return self.__dict__[key]
             saved = self.__dict__.get("_saved")
@@ -321,6 +333,7 @@ class Function(Node):
         them: ``[a for a in dir(y.grad_fn) if a.startswith("_saved_")]`` shows what backward will use."""
         state = self.__dict__
         names = set(state.get("_saved") or ()) | set(state.get("_freed", ())) | set(self._saved_names())
+        names |= set(state.get("_shown", ()))
         names |= {k for k in state if not k.startswith("_") and k not in ("needs_input_grad", "next_functions")}
         return sorted((set(super().__dir__()) - {"_saved", "_saved_names"}) | {f"_saved_{n}" for n in names})
 
@@ -444,6 +457,33 @@ class MultiOutputFunction(Function):
             for out in outs:
                 out._announce()
         return outs
+
+
+def shown(out, **given):
+    """``out`` (a tensor, or the tuple of outputs of one node), its node told to show ``given`` (see
+    :meth:`Function.show`): for the operations that count dims from 0 before recording the node.
+
+    >>> import autograd_tutor as torch
+    >>> torch.ones(2, 3, requires_grad=True).sum(-1).grad_fn._saved_dim
+    (18446744073709551615,)
+    """
+    first = out[0] if type(out) is tuple and out else out
+    node = getattr(first, "grad_fn", None)
+    if node is not None:
+        node.show(**given)
+    return out
+
+
+def _as_int64(value):
+    """A value shown as torch shows its saved int64 fields: a negative int as unsigned 64-bit (-1 is 2**64 - 1),
+    also inside a tuple; None and others as they are.
+
+    >>> _as_int64(-1), _as_int64((0, -2)), _as_int64(None)
+    (18446744073709551615, (0, 18446744073709551614), None)
+    """
+    if type(value) is tuple:
+        return tuple(_as_int64(v) for v in value)
+    return value % 2 ** 64 if type(value) is int else value
 
 
 def _fit(g: np.ndarray, shape: tuple, dtype) -> np.ndarray:

@@ -768,7 +768,8 @@ class MeanBackward1(Function):
             raise RuntimeError(_mean_dtype_message(d))
         dims = _dims(dim, d.ndim)
         count = int(np.prod([d.shape[i] for i in dims])) if d.ndim else 1
-        ctx.save(self_sym_sizes=d.shape, dim=dims, keepdim=keepdim, count=count)
+        ctx.save(self_sym_sizes=d.shape, dim=dims, keepdim=keepdim, self_sym_numel=d.size)
+        ctx._count = count
         if not count:  # means of nothing: nan, without NumPy's warnings
             return np.full(np.add.reduce(d, axis=dims, keepdims=keepdim).shape, np.nan, d.dtype)
         if d.itemsize < 4:
@@ -777,7 +778,7 @@ class MeanBackward1(Function):
 
     @staticmethod
     def backward(ctx, g):
-        return _spread(g / ctx.count, ctx.self_sym_sizes, ctx.dim, ctx.keepdim)
+        return _spread(g / ctx._count, ctx.self_sym_sizes, ctx.dim, ctx.keepdim)
 
 
 def _mean_dtype_message(d) -> str:
@@ -1185,15 +1186,16 @@ class TransposeBackward0(Function):
 
     @staticmethod
     def forward(ctx, x, dim0, dim1):
-        ctx.save(dim0=dim0, dim1=dim1)
+        ctx._dims = dim0, dim1
         d = x._data
         return d.view() if dim0 == dim1 else d.swapaxes(dim0, dim1)  # an axis with itself (or a 0-dim x): as is
 
     @staticmethod
     def backward(ctx, g):
-        if ctx.dim0 == ctx.dim1:
+        dim0, dim1 = ctx._dims
+        if dim0 == dim1:
             return g
-        return g.transpose(ctx.dim0, ctx.dim1) if _is_tensor(g) else g.swapaxes(ctx.dim0, ctx.dim1)
+        return g.transpose(dim0, dim1) if _is_tensor(g) else g.swapaxes(dim0, dim1)
 
 
 class TBackward0(TransposeBackward0):
@@ -1273,7 +1275,8 @@ class CatBackward0(Function):
 
     @staticmethod
     def forward(ctx, *tensors, dim=0):
-        ctx.save(dim=dim, sizes=[t._data.shape[dim] if t._data.ndim else 0 for t in tensors])
+        ctx.save(dim=dim)
+        ctx._sizes = [t._data.shape[dim] if t._data.ndim else 0 for t in tensors]
         arrays = [t._data for t in tensors]
         dt = arrays[0].dtype
         for t in tensors[1:]:
@@ -1282,9 +1285,9 @@ class CatBackward0(Function):
 
     @staticmethod
     def backward(ctx, g):
-        bounds = np.cumsum(ctx.sizes)[:-1]
+        bounds = np.cumsum(ctx._sizes)[:-1]
         if _is_tensor(g):
-            return tuple(g.narrow(ctx.dim, int(start), n) for start, n in zip([0, *bounds], ctx.sizes))
+            return tuple(g.narrow(ctx.dim, int(start), n) for start, n in zip([0, *bounds], ctx._sizes))
         return tuple(np.split(g, bounds, axis=ctx.dim))
 
 
@@ -1398,16 +1401,27 @@ class SliceBackward0(Function):
 
     @staticmethod
     def forward(ctx, x, dim, key):
-        ctx.save(dim=dim, key=key, self_sym_sizes=x._data.shape)
+        _save_key(ctx, dim, key, x._data.shape)
+        ctx.save(self_sym_sizes=x._data.shape)
         return x._data[(slice(None),) * dim + (key, Ellipsis)]  # the Ellipsis keeps x[i] a (0-dim) view
 
     @staticmethod
     def backward(ctx, g):
         if _is_tensor(g):
-            return ctx.placing.apply(g, dim=ctx.dim, key=ctx.key, sizes=ctx.self_sym_sizes)
+            return ctx.placing.apply(g, dim=ctx.dim, key=ctx._key, sizes=ctx.self_sym_sizes)
         out = np.zeros(ctx.self_sym_sizes, g.dtype)
-        out[(slice(None),) * ctx.dim + (ctx.key,)] = g
+        out[(slice(None),) * ctx.dim + (ctx._key,)] = g
         return out
+
+
+def _save_key(ctx, dim: int, key, shape: tuple) -> None:
+    """Keep a slice's or select's ``key`` for backward, and save what torch shows: start, end and step, or index."""
+    ctx._key = key
+    if type(key) is slice:
+        start, end, step = key.indices(shape[dim])
+        ctx.save(dim=dim, start=start, end=end, step=step)
+    else:
+        ctx.save(dim=dim, index=key)
 
 
 class SelectBackward0(SliceBackward0):
@@ -1681,7 +1695,7 @@ class SliceBackwardBackward0(Function):
 
     @staticmethod
     def forward(ctx, g, dim, key, sizes):
-        ctx.save(dim=dim, key=key)
+        _save_key(ctx, dim, key, sizes)
         out = np.zeros(sizes, g._data.dtype)
         out[(slice(None),) * dim + (key,)] = g._data
         return out
@@ -1689,8 +1703,8 @@ class SliceBackwardBackward0(Function):
     @staticmethod
     def backward(ctx, gg):
         if _is_tensor(gg):
-            return ctx.taking.apply(gg, dim=ctx.dim, key=ctx.key)
-        return gg[(slice(None),) * ctx.dim + (ctx.key,)]
+            return ctx.taking.apply(gg, dim=ctx.dim, key=ctx._key)
+        return gg[(slice(None),) * ctx.dim + (ctx._key,)]
 
 
 class SelectBackwardBackward0(SliceBackwardBackward0):
@@ -1806,7 +1820,7 @@ def _reduced_dims(ctx):
 
 def _reduced(ctx, *arrays) -> list:
     """Arrays shaped like a reduction's result (its value, its gradient), spread back over the input's shape."""
-    shape, dims, keepdim = ctx.self_sym_sizes, _reduced_dims(ctx), ctx.keepdim
+    shape, dims, keepdim = ctx._meta[0][0], _reduced_dims(ctx), ctx.keepdim
     if not keepdim and dims is not None:
         arrays = [np.expand_dims(a, dims) for a in arrays]
     return [np.broadcast_to(a, shape) for a in arrays]
@@ -1814,13 +1828,13 @@ def _reduced(ctx, *arrays) -> list:
 
 class LinalgVectorNormBackward0(Function):
     """z = ||x||_p = (sum |x_i|^p)^(1/p);  dz/dx_i = x_i |x_i|^(p-2) / z^(p-1)  (x / z for p = 2, sign(x) for p = 1)."""
-    saved_names = ("self", "result")
+    saved_names = ("self", "result", "dim")
     saves_result = True
 
     @staticmethod
     def forward(ctx, x, ord, dim, keepdim):
         d = _float(x)
-        ctx.save(self=x, ord=ord, dim=dim, keepdim=keepdim, self_sym_sizes=d.shape)
+        ctx.save(self=x, ord=ord, dim=dim, keepdim=keepdim)
         a = np.abs(d)
         if ord == 2:
             return np.sqrt(np.add.reduce(a * a, axis=dim, keepdims=keepdim))
@@ -1884,7 +1898,7 @@ class ProdBackward1(Function):
     @staticmethod
     def forward(ctx, x, dim, keepdim=False):
         d = x._data
-        ctx.save(self=x, dim=dim, keepdim=keepdim, self_sym_sizes=d.shape)
+        ctx.save(self=x, dim=dim, keepdim=keepdim)
         return d.prod(axis=dim, keepdims=keepdim, dtype=np.int64 if d.dtype.kind in "biu" else None)
 
     @staticmethod
@@ -1992,8 +2006,9 @@ class Expm1Backward0(Function):
 
 
 class VarBackward0(Function):
-    """z = sum((x - mean)^2) / (n - correction);  dz/dx_i = 2 (x_i - mean) / (n - correction)."""
-    saved_names = ("self",)
+    """z = sum((x - mean)^2) / (n - correction);  dz/dx_i = 2 (x_i - mean) / (n - correction). A ``correction``
+    of None (``x.var()``, as torch saves it) is 1."""
+    saved_names = ("self", "dim", "correction")
 
     @staticmethod
     def forward(ctx, x, dim, correction, keepdim):
@@ -2007,7 +2022,7 @@ class VarBackward0(Function):
         n = _count(x, dims)
         (g,) = _reduced(ctx, g)
         centred = x - x.mean(axis=dims, keepdims=True)
-        return g * centred * (2 / np.float64(n - ctx.correction))  # nan where n <= correction, as torch
+        return g * centred * (2 / np.float64(n - ctx._correction))  # nan where n <= correction, as torch
 
 
 class StdBackward0(VarBackward0):
@@ -2028,13 +2043,14 @@ class StdBackward0(VarBackward0):
         z, g = _reduced(ctx, ctx._unpack("result", False), g)
         centred = x - x.mean(axis=dims, keepdims=True)
         with np.errstate(divide="ignore", invalid="ignore"):
-            return g * centred / ((n - ctx.correction) * z)
+            return g * centred / ((n - ctx._correction) * z)
 
 
-def _variance(ctx, x, dim, correction: int, keepdim: bool, name: str) -> np.ndarray:
+def _variance(ctx, x, dim, correction, keepdim: bool, name: str) -> np.ndarray:
     """The variance along ``dim`` divided by n - correction; torch's warning when that is not positive."""
     d = _float(x)
-    ctx.save(self=x, dim=dim, correction=correction, keepdim=keepdim, self_sym_sizes=d.shape)
+    ctx.save(self=x, dim=dim, correction=correction, keepdim=keepdim)
+    ctx._correction = correction = 1 if correction is None else correction
     if _count(d, dim) - correction <= 0:
         warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the reduction "
                       "factor (input numel divided by output numel). (Triggered internally at "

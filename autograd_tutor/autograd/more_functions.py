@@ -27,11 +27,6 @@ __all__: list = []  # used through Tensor methods and torch-level functions, not
 LN2, LN10 = math.log(2.0), math.log(10.0)
 
 
-def _unsigned(n: int) -> int:
-    """An int as torch shows it in a node's saved attributes: negative ones as unsigned 64-bit (-1 is 2**64 - 1)."""
-    return n % 2 ** 64
-
-
 def _plus_one(t):
     """``t + 1`` recorded as torch's formulas record it: AddBackward1 for a tensor, plain addition for an array."""
     return AddBackward1.apply(t, other=1) if _is_tensor(t) else t + 1
@@ -293,7 +288,7 @@ class DiagEmbedBackward0(Function):
 
     @staticmethod
     def forward(ctx, v, offset):
-        ctx.save(dim1=_unsigned(-2), dim2=_unsigned(-1), offset=_unsigned(offset))
+        ctx.show(dim1=-2, dim2=-1, offset=offset)
         ctx._offset = offset
         return np.diag(v._data, offset)
 
@@ -325,7 +320,8 @@ class DiagonalBackward0(Function):
 
     @staticmethod
     def forward(ctx, x, offset, dim1=0, dim2=1):
-        ctx.save(dim1=dim1, dim2=dim2, offset=_unsigned(offset), self_sym_sizes=x._data.shape)
+        ctx.save(dim1=dim1, dim2=dim2, self_sym_sizes=x._data.shape)
+        ctx.show(offset=offset)
         ctx._offset = offset
         return _diagonal_view(x._data, offset, dim1, dim2)
 
@@ -352,7 +348,8 @@ class DiagonalBackwardBackward0(Function):
 
     @staticmethod
     def forward(ctx, g, sizes, offset, dim1=0, dim2=1):
-        ctx.save(dim1=dim1, dim2=dim2, offset=_unsigned(offset))
+        ctx.save(dim1=dim1, dim2=dim2)
+        ctx.show(offset=offset)
         ctx._offset = offset
         return _on_diagonal(g._data, sizes, offset, dim1, dim2)
 
@@ -412,7 +409,7 @@ class TrilBackward0(Function):
 
     @staticmethod
     def forward(ctx, x, diagonal):
-        ctx.save(diagonal=_unsigned(diagonal))
+        ctx.show(diagonal=diagonal)
         ctx._k = diagonal
         return np.tril(x._data, diagonal)
 
@@ -427,7 +424,7 @@ class TriuBackward0(Function):
 
     @staticmethod
     def forward(ctx, x, diagonal):
-        ctx.save(diagonal=_unsigned(diagonal))
+        ctx.show(diagonal=diagonal)
         ctx._k = diagonal
         return np.triu(x._data, diagonal)
 
@@ -461,16 +458,15 @@ class SortBackward0(Function):
     saved_names = ("indices",)
 
     @staticmethod
-    def forward(ctx, x, dim, given_dim, indices):
+    def forward(ctx, x, dim, indices):
         d = x._data
-        ctx.save(dim=_unsigned(given_dim), indices=indices, self_sym_sizes=d.shape)
-        ctx._axis = dim
+        ctx.save(dim=dim, indices=indices, self_sym_sizes=d.shape)
         return np.take_along_axis(d, indices._data, dim) if d.ndim else d.copy()
 
     @staticmethod
     def backward(ctx, g):
         idx = ctx._unpack("indices", False)
-        shape, dim = ctx.self_sym_sizes, ctx._axis
+        shape, dim = ctx.self_sym_sizes, ctx.dim
         if not shape:
             return g
         if _is_tensor(g):

@@ -29,7 +29,7 @@ from . import more_functions as M
 from . import extra_functions as X
 from ._printing import format_tensor
 from .dtypes import CPP_NAMES, LEGACY_NAMES, TORCH_NAMES, dtype as _dtype, from_numpy_dtype, kind_name
-from .function import _ids, accumulate_node
+from .function import _ids, accumulate_node, shown
 from .hooks import add_hook
 
 __all__ = ["Tensor", "Size", "return_types"]
@@ -125,6 +125,11 @@ def _dim(d: int, ndim: int) -> int:
     if not -n <= d < n:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
     return d % n
+
+
+def _dim_tuple(dim) -> tuple:
+    """A reduction's dims as torch saves them: a tuple, in the order given."""
+    return (dim,) if isinstance(dim, int) else tuple(dim)
 
 
 def _should_fold(t1: "Tensor", t2: "Tensor") -> bool:
@@ -576,10 +581,11 @@ class Tensor:
         sharing one SplitBackward0 (SplitWithSizesBackward0) node."""
         if self._data.ndim == 0:
             raise RuntimeError("split expects at least a 1-dimensional tensor")
-        dim = _dim(dim, self._data.ndim)
+        axis = _dim(dim, self._data.ndim)
         if isinstance(split_size, (list, tuple)):
-            return F.SplitWithSizesBackward0.apply(self, split_sizes=tuple(int(s) for s in split_size), dim=dim)
-        return F.SplitBackward0.apply(self, split_size=int(split_size), dim=dim)
+            return shown(F.SplitWithSizesBackward0.apply(self, split_sizes=tuple(int(s) for s in split_size), dim=axis),
+                         dim=dim)
+        return shown(F.SplitBackward0.apply(self, split_size=int(split_size), dim=axis), dim=dim)
 
     def chunk(self, chunks, dim=0):
         """``chunks`` pieces of (nearly) equal size along ``dim``: ``split`` with size ceil(size / chunks)."""
@@ -587,8 +593,7 @@ class Tensor:
             raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
         if self._data.ndim == 0:
             raise RuntimeError("chunk expects at least a 1-dimensional tensor")
-        dim = _dim(dim, self._data.ndim)
-        size = self._data.shape[dim]
+        size = self._data.shape[_dim(dim, self._data.ndim)]
         if size == 0:  # torch's special case: ``chunks`` empty pieces
             return self.split([0] * chunks, dim)
         return self.split(-(-size // chunks), dim)
@@ -597,7 +602,7 @@ class Tensor:
         """The slices along ``dim``, that dim removed: views sharing one UnbindBackward0 node."""
         if self._data.ndim == 0:
             raise IndexError("Dimension specified as 0 but tensor has no dimensions")
-        return F.UnbindBackward0.apply(self, dim=_dim(dim, self._data.ndim))
+        return shown(F.UnbindBackward0.apply(self, dim=_dim(dim, self._data.ndim)), dim=dim)
 
     def __bool__(self) -> bool:
         if self._data.size != 1:
@@ -707,7 +712,7 @@ class Tensor:
         d1, d2 = _dim(dim1, self.ndim), _dim(dim2, self.ndim)
         if d1 == d2:
             raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
-        return M.DiagonalBackward0.apply(self, offset=offset, dim1=d1, dim2=d2)
+        return shown(M.DiagonalBackward0.apply(self, offset=offset, dim1=d1, dim2=d2), dim1=dim1, dim2=dim2)
 
     def trace(self):
         if self.ndim != 2:
@@ -733,7 +738,7 @@ class Tensor:
         node = M.SortBackward1 if stable else M.SortBackward0
         axis = _dim(dim, self.ndim)
         indices = Tensor._make(M.sort_indices(self._data, axis, descending))
-        return return_types.sort((node.apply(self, dim=axis, given_dim=dim, indices=indices), indices))
+        return return_types.sort((shown(node.apply(self, dim=axis, indices=indices), dim=dim), indices))
 
     def argsort(self, dim=-1, descending=False, stable=False):
         return Tensor._make(M.sort_indices(self._data, _dim(dim, self.ndim), descending))
@@ -747,7 +752,7 @@ class Tensor:
             raise RuntimeError("selected index k out of range")
         order = M.sort_indices(self._data, axis, largest)
         indices = Tensor._make(np.take(order, range(k), axis) if self.ndim else order)
-        return return_types.topk((M.TopkBackward0.apply(self, dim=axis, given_dim=dim, indices=indices), indices))
+        return return_types.topk((shown(M.TopkBackward0.apply(self, dim=axis, indices=indices), dim=dim), indices))
 
     def any(self, dim=None, keepdim=False):
         return self._logical(np.any, dim, keepdim)
@@ -1075,19 +1080,21 @@ class Tensor:
 
     def norm(self, p="fro", dim=None, keepdim=False):
         """The vector p-norm of all elements (or along ``dim``): p = 2 (also "fro"), 1, inf, or any p > 0."""
-        order = 2 if p in ("fro", None) else float(p)
-        dims = None if dim is None else self._dims(dim)
-        return F.LinalgVectorNormBackward0.apply(self, ord=order, dim=dims, keepdim=keepdim)
+        order = 2 if p in ("fro", None) else p
+        if dim is None:
+            return F.LinalgVectorNormBackward0.apply(self, ord=order, dim=None, keepdim=keepdim)
+        out = F.LinalgVectorNormBackward0.apply(self, ord=order, dim=self._dims(dim), keepdim=keepdim)
+        return shown(out, dim=_dim_tuple(dim))
 
     def prod(self, dim=None, keepdim=False):
         if dim is None:
             return F.ProdBackward0.apply(self)
         (d,) = self._dims(dim) or (None,)
-        return F.ProdBackward1.apply(self, dim=d, keepdim=keepdim)
+        return shown(F.ProdBackward1.apply(self, dim=d, keepdim=keepdim), dim=dim)
 
     def cumsum(self, dim):
         d = _dim(dim, self.ndim)
-        return F.CumsumBackward0.apply(self, dim=d if self.ndim else None)
+        return shown(F.CumsumBackward0.apply(self, dim=d if self.ndim else None), dim=dim)
 
     def masked_fill(self, mask, value):
         """``value`` where ``mask`` is True, the tensor's own values elsewhere."""
@@ -1100,7 +1107,7 @@ class Tensor:
     def flip(self, *args, dims=None):
         """The entries in reverse order along each of ``dims``: ``x.flip(0)``, ``x.flip(0, 1)``, ``x.flip([0, 1])``."""
         dims = _int_args(args, dims, "flip", "dims")
-        return F.FlipBackward0.apply(self, dims=self._dims(dims) if dims else ())
+        return shown(F.FlipBackward0.apply(self, dims=self._dims(dims) if dims else ()), dims=tuple(dims))
 
     def repeat(self, *args, repeats=None):
         """The tensor tiled ``repeats[i]`` times along dim i; extra leading repeats add new leading dims."""
@@ -1138,7 +1145,7 @@ class Tensor:
         bad = i[(i < 0) | (i >= n)]
         if bad.size:
             raise RuntimeError(f"index {bad[0]} is out of bounds for dimension {d} with size {n}")
-        return F.GatherBackward0.apply(self, dim=d, index=index)
+        return shown(F.GatherBackward0.apply(self, dim=d, index=index), dim=dim)
 
     def amax(self, dim=(), keepdim=False):
         return self._amax(F.AmaxBackward0, "amax", dim, keepdim)
@@ -1155,7 +1162,7 @@ class Tensor:
         for d, given in zip(dims, (dim,) if isinstance(dim, int) else dim or ()):
             if not self._data.shape[d]:
                 raise IndexError(f"{name}(): Expected reduction dim {given} to have non-zero size.")
-        return fn.apply(self, dim=dims, keepdim=keepdim)
+        return shown(fn.apply(self, dim=dims, keepdim=keepdim), dim=() if dim is None else _dim_tuple(dim))
 
     def logsumexp(self, dim=None, keepdim=False):
         """log(sum(exp(x))) along ``dim``, without overflow: the smooth maximum behind log_softmax."""
@@ -1164,7 +1171,7 @@ class Tensor:
         dims = () if not isinstance(dim, int) and not len(dim) else self._dims(dim)
         if not dims and self.ndim and not keepdim:  # torch adds the max, kept as [1, 1], into a 0-dim sum
             raise RuntimeError(f"output with shape [] doesn't match the broadcast shape {[1] * self.ndim}")
-        return F.LogsumexpBackward0.apply(self, dim=dims, keepdim=keepdim)
+        return shown(F.LogsumexpBackward0.apply(self, dim=dims, keepdim=keepdim), dim=_dim_tuple(dim))
 
     def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
         return self._spread_stat(F.VarBackward0, dim, unbiased, keepdim, correction)
@@ -1176,10 +1183,11 @@ class Tensor:
         """var/std: ``x.var(1)``, ``x.var(unbiased=False)``, ``x.var(dim=0, correction=0)`` as torch reads them."""
         if isinstance(dim, bool):  # the old x.var(False) means unbiased=False
             dim, unbiased = None, dim
-        if correction is None:
+        if correction is None and (dim is not None or unbiased is not None):  # x.var() saves None, as torch
             correction = 0 if unbiased is False else 1
-        dims = None if dim is None else self._dims(dim)
-        return fn.apply(self, dim=dims, correction=correction, keepdim=keepdim)
+        if dim is None:
+            return fn.apply(self, dim=None, correction=correction, keepdim=keepdim)
+        return shown(fn.apply(self, dim=self._dims(dim), correction=correction, keepdim=keepdim), dim=_dim_tuple(dim))
 
     # ------------------------------------------------------------ elementwise math
     def exp(self):
@@ -1269,10 +1277,11 @@ class Tensor:
         return _binary(F.MinimumBackward0, self, other)
 
     def softmax(self, dim, dtype=None):
-        return F.SoftmaxBackward0.apply(self._softmax_input(dtype, "softmax"), dim=_dim(dim, self.ndim))
+        return shown(F.SoftmaxBackward0.apply(self._softmax_input(dtype, "softmax"), dim=_dim(dim, self.ndim)), dim=dim)
 
     def log_softmax(self, dim, dtype=None):
-        return F.LogSoftmaxBackward0.apply(self._softmax_input(dtype, "log_softmax"), dim=_dim(dim, self.ndim))
+        out = F.LogSoftmaxBackward0.apply(self._softmax_input(dtype, "log_softmax"), dim=_dim(dim, self.ndim))
+        return shown(out, dim=dim)
 
     def _softmax_input(self, dtype, name: str) -> "Tensor":
         """The input converted to ``dtype`` first, as torch does; torch's error for an integer tensor."""
@@ -1288,14 +1297,14 @@ class Tensor:
         keepdim = keepdims if keepdims is not None else keepdim
         if dim is None:
             return F.SumBackward0.apply(self)
-        return F.SumBackward1.apply(self, dim=self._dims(dim), keepdim=keepdim)
+        return shown(F.SumBackward1.apply(self, dim=self._dims(dim), keepdim=keepdim), dim=_dim_tuple(dim))
 
     def mean(self, dim=None, keepdim=False, *, axis=None, keepdims=None):
         dim = axis if dim is None else dim
         keepdim = keepdims if keepdims is not None else keepdim
         if dim is None:
             return F.MeanBackward0.apply(self)
-        return F.MeanBackward1.apply(self, dim=self._dims(dim), keepdim=keepdim)
+        return shown(F.MeanBackward1.apply(self, dim=self._dims(dim), keepdim=keepdim), dim=_dim_tuple(dim))
 
     def _dims(self, dim) -> tuple:
         """The dims to reduce, checked: an empty list means every dim, and a 0-dim tensor has none to reduce."""
@@ -1316,7 +1325,7 @@ class Tensor:
         idx = numpy_arg(self._data, axis=d, keepdims=keepdim).astype(np.int64) if self._data.ndim else \
             np.array(0, np.int64)
         indices = Tensor._make(idx)
-        values = along.apply(self, dim=d, keepdim=keepdim, indices=indices)
+        values = shown(along.apply(self, dim=d, keepdim=keepdim, indices=indices), dim=dim)
         return ret((values, indices))
 
     def max(self, dim=None, keepdim=False, other=None):
@@ -1344,7 +1353,7 @@ class Tensor:
         if a == 2 and b == 1:
             return self.mv(other)
         if a == 1 and b == 2:
-            return F.SqueezeBackward4.apply(self.unsqueeze(0).mm(other), dims=(0,))
+            return shown(F.SqueezeBackward4.apply(self.unsqueeze(0).mm(other), dims=(0,)), dim=0)
         if a == 2 and b == 2:
             return self.mm(other)
         if _should_fold(self, other):  # (..., n, k) @ (k, m) or (k,): one mm or mv on the folded batch
@@ -1374,7 +1383,7 @@ class Tensor:
     def cumprod(self, dim, *, dtype=None):
         """z_j = x_1 * x_2 * ... * x_j along ``dim`` (integers and bools give int64)."""
         axis = _dim(dim, self.ndim)
-        return X.CumprodBackward0.apply(self, dim=axis, given_dim=dim, dtype=None if dtype is None else dtype.np)
+        return shown(X.CumprodBackward0.apply(self, dim=axis, dtype=None if dtype is None else dtype.np), dim=dim)
 
     def index_select(self, dim, index):
         """The slices at ``index`` (a 1-D integer tensor) along ``dim``, in that order, repeats allowed."""
@@ -1389,7 +1398,7 @@ class Tensor:
         n = self._data.shape[axis] if self.ndim else 1
         if i.size and (i.min() < 0 or i.max() >= n):
             raise IndexError("index out of range in self")
-        return X.IndexSelectBackward0.apply(self, dim=axis, given_dim=dim, index=index)
+        return shown(X.IndexSelectBackward0.apply(self, dim=axis, index=index), dim=dim)
 
     def masked_select(self, mask):
         """The entries where the bool ``mask`` (broadcast with self) is True, as a 1-D tensor."""
@@ -1418,7 +1427,7 @@ class Tensor:
                                    f"{r.size} and input.size({axis}) = {n}")
             if (r < 0).any():
                 raise RuntimeError("repeats can not be negative")
-            return x.index_select(axis, Tensor._make(np.repeat(np.arange(n), r).astype(np.int64)))
+            return x.index_select(0 if dim is None else dim, Tensor._make(np.repeat(np.arange(n), r).astype(np.int64)))
         if repeats < 0:
             raise RuntimeError("Repeats must be non-negative")
         shape = list(x.shape)
@@ -1482,7 +1491,7 @@ class Tensor:
             raise IndexError(f"median(): Expected reduction dim {axis} to have non-zero size.")
         idx = X.median_indices(d, axis) if d.ndim else np.zeros((), np.int64)
         indices = Tensor._make(idx if keepdim or not d.ndim else idx.squeeze(axis))
-        values = X.MedianBackward1.apply(self, dim=axis, keepdim=keepdim, indices=indices)
+        values = shown(X.MedianBackward1.apply(self, dim=axis, keepdim=keepdim, indices=indices), dim=dim)
         return return_types.median((values, indices))
 
     def tensor_split(self, indices_or_sections=None, dim=0, *, sections=None, indices=None,
@@ -1690,7 +1699,7 @@ class Tensor:
 
     def transpose(self, dim0, dim1):
         n = self.ndim
-        return F.TransposeBackward0.apply(self, dim0=_dim(dim0, n), dim1=_dim(dim1, n))
+        return shown(F.TransposeBackward0.apply(self, dim0=_dim(dim0, n), dim1=_dim(dim1, n)), dim0=dim0, dim1=dim1)
 
     swapaxes = transpose
 
@@ -1700,20 +1709,20 @@ class Tensor:
             raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does not match the "
                                "length of the desired ordering of dimensions i.e. input.dim() = "
                                f"{self.ndim} is not equal to len(dims) = {len(dims)}")
-        dims = tuple(_dim(d, self.ndim) for d in dims)
-        if len(set(dims)) != len(dims):
+        axes = tuple(_dim(d, self.ndim) for d in dims)
+        if len(set(axes)) != len(axes):
             raise RuntimeError("permute(): duplicate dims are not allowed.")
-        return F.PermuteBackward0.apply(self, dims=dims)
+        return shown(F.PermuteBackward0.apply(self, dims=axes), dims=tuple(dims))
 
     def unsqueeze(self, dim):
-        return F.UnsqueezeBackward0.apply(self, dim=_dim(dim, self.ndim + 1))
+        return shown(F.UnsqueezeBackward0.apply(self, dim=_dim(dim, self.ndim + 1)), dim=dim)
 
     def squeeze(self, dim=None):
         if dim is None:
             return F.SqueezeBackward0.apply(self)
         if isinstance(dim, int):
-            return F.SqueezeBackward1.apply(self, dims=(_dim(dim, self.ndim),))
-        return F.SqueezeBackward2.apply(self, dims=tuple(_dim(d, self.ndim) for d in dim))
+            return shown(F.SqueezeBackward1.apply(self, dims=(_dim(dim, self.ndim),)), dim=dim)
+        return shown(F.SqueezeBackward2.apply(self, dims=tuple(_dim(d, self.ndim) for d in dim)), dim=tuple(dim))
 
     def expand(self, *sizes):
         sizes = _shape_args(sizes)
@@ -1749,7 +1758,7 @@ class Tensor:
             raise RuntimeError("narrow(): length must be non-negative.")
         if start + length > n:
             raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({n}).")
-        return F.SliceBackward0.apply(self, dim=d, key=slice(start, start + length))
+        return shown(F.SliceBackward0.apply(self, dim=d, key=slice(start, start + length)), dim=dim)
 
     def select(self, dim, index):
         d = _dim(dim, self.ndim)
@@ -1757,7 +1766,7 @@ class Tensor:
         if not -n <= index < n:
             raise IndexError(f"select(): index {index} out of range for tensor of size {list(self.shape)} at "
                              f"dimension {d}")
-        return F.SelectBackward0.apply(self, dim=d, key=index % n)
+        return shown(F.SelectBackward0.apply(self, dim=d, key=index % n), dim=dim, index=index)
 
     # ------------------------------------------------------------ indexing
     def __getitem__(self, key):
@@ -1875,7 +1884,11 @@ class Tensor:
         if b.dtype != d.dtype or (np.ndim(b) and np.shape(b) != d.shape) or not d.flags.writeable:
             return None
         self._check_inplace()
-        ufunc(d, b, out=d)  # inf and nan without NumPy's warnings, as in torch (see autograd/__init__.py)
+        if ufunc is np.divide:  # x / 0: inf or nan, silently as in torch, even where warnings are made errors
+            with np.errstate(all="ignore"):
+                ufunc(d, b, out=d)
+        else:  # only an overflow can warn here: the filter in autograd/__init__.py silences it, without the
+            ufunc(d, b, out=d)  # 1.4 us that np.errstate costs on every step of an optimizer
         self._vbox[0] += 1
         return self
 
@@ -2049,14 +2062,15 @@ def _index(t: Tensor, key: tuple, single_slice: bool = False) -> Tensor:
                 raise ValueError("step must be greater than zero")
             # torch skips a slice that keeps the whole dim, judged by its written start (x[-3:] is a slice)
             if single_slice or not (k.start in (None, 0) and step == 1 and stop == size):
-                out = F.SliceBackward0.apply(out, dim=dim, key=slice(start, max(start, stop), step))
+                out = shown(F.SliceBackward0.apply(out, dim=dim, key=slice(start, max(start, stop), step)),
+                            start=k.start or 0, end=2 ** 63 - 1 if k.stop is None else k.stop, step=step)
             dim += 1
         elif isinstance(k, (numbers.Integral, Tensor)):
             index = int(k)
             size = out.shape[dim]
             if not -size <= index < size:
                 raise IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
-            out = F.SelectBackward0.apply(out, dim=dim, key=index % size)
+            out = shown(F.SelectBackward0.apply(out, dim=dim, key=index % size), index=index)
         else:
             raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
                              f"valid indices (got {type(k).__name__})")

@@ -12,7 +12,6 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..autograd.functions import _needs_array_only, _saved
-from ..autograd.more_functions import _unsigned
 from ..autograd.tensor import Tensor
 
 __all__: list = []  # used through nn.functional
@@ -153,8 +152,9 @@ class EmbeddingBackward0(Function):
     @staticmethod
     def forward(ctx, weight, indices, padding_idx, scale_grad_by_freq, sparse):
         w = weight._data
-        ctx.save(indices=indices, padding_idx=_unsigned(padding_idx), scale_grad_by_freq=scale_grad_by_freq,
-                 sparse=sparse, weight_sym_argsize_0=w.shape[0])
+        ctx.save(indices=indices, scale_grad_by_freq=scale_grad_by_freq, sparse=sparse,
+                 weight_sym_argsize_0=w.shape[0])
+        ctx.show(padding_idx=padding_idx)
         ctx._padding = padding_idx
         return w[indices._data]
 
