@@ -149,18 +149,20 @@ def test_watch_records_a_block_and_stops():
         g.close()
 
 
-def test_show_prints_outside_ipython(capsys):
+def test_show_prints_outside_ipython_and_leaves_no_listener(capsys):
     x = torch.tensor(2., requires_grad=True)
     y = x * x
+    before = len(events._subscribers)
     show(y)
     out = capsys.readouterr().out
     assert out.startswith("GraphWidget: 2 nodes, 2 edges") and "\nx " in out and "\ny " in out
+    assert len(events._subscribers) == before  # a printed drawing must not slow every later backward pass
 
 
-def test_close_removes_the_subscription():
+def test_close_removes_the_subscriptions():
     before = len(events._subscribers)
     g = GraphWidget(namespace={})
-    assert len(events._subscribers) == before + 1
+    assert len(events._subscribers) == before + len(events.KINDS)  # one per kind
     g.close()
     assert len(events._subscribers) == before
 

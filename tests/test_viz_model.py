@@ -349,3 +349,53 @@ def test_snapshot_json_encodes_again_only_the_runs_that_changed(monkeypatch):
     runs = [v for v in encoded if type(v) is list]
     assert [r[0]["key"] for r in runs if "key" in r[0]] == [len(after["nodes"]) // chunk * chunk]
     assert [len(r) for r in runs if "path" in r[0]] == [len(after["edges"]) % chunk]
+
+
+def test_events_of_a_pass_applied_together_draw_what_applying_each_one_draws():
+    """The events inside a backward pass are queued and applied together (when the pass ends or the model
+    is read): the drawing, the replay and the table are those of a model that applies each as it arrives."""
+    trace = _folded_loop(40)
+    together, each = GraphModel(max_nodes=30), GraphModel(max_nodes=30)
+    handlers = each.handlers()
+    for e in trace:
+        handlers[e.kind](e)
+        each.settle()  # read after every event: nothing waits in the queue
+    together.apply_all(trace)
+    assert not each._queue and _drawing(together) == _drawing(each)
+
+
+def test_reading_the_model_in_the_middle_of_a_pass_applies_what_arrived():
+    with events.record() as trace:
+        a = torch.tensor(2., requires_grad=True)
+        (a * a).tanh().backward()
+    m = GraphModel()
+    handlers = m.handlers()
+    freed = next(i for i, e in enumerate(trace) if e.kind == "saved_tensors_freed")
+    for e in trace[:freed + 1]:
+        handlers[e.kind](e)
+    m.settle()
+    assert m.find("TanhBackward0").saved_state == "freed" and m.find("MulBackward0").saved_state == "saved"
+    assert m.pass_count == 0
+    for e in trace[freed + 1:]:
+        handlers[e.kind](e)
+    m.settle()
+    assert m.find("MulBackward0").saved_state == "freed" and m.pass_count == 1
+
+
+def test_cached_edge_routes_equal_fresh_routes():
+    """An edge keeps its route while only its gradient changes, and routes again when a node lands in a
+    layer it crosses: what is drawn equals routing every edge afresh."""
+    with events.record() as trace:
+        leaves = [torch.tensor(0.5 + i, requires_grad=True) for i in range(4)]
+        y = leaves[0]
+    m = GraphModel.from_trace(trace)
+    for step in range(12):
+        with events.record() as trace:
+            y = (y * leaves[step % 4]).tanh() + leaves[(step * 3) % 4]
+            y.backward(retain_graph=True)
+        m.apply_all(trace)
+        drawn = m.snapshot()["edges"]
+        m._edge_cache.clear()
+        m._paths.clear()
+        assert m.snapshot()["edges"] == drawn
+    assert any(e["grad"] for e in drawn) and any(e["path"].count("C") > 1 for e in drawn)

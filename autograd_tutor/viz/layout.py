@@ -162,6 +162,10 @@ def bezier_points(c: tuple, ts) -> list:
 
 
 def path_d(segments: list) -> str:
-    """The SVG ``d`` attribute of a list of cubic segments."""
-    return "M%g,%g" % segments[0][0] + "".join(["C%g,%g %g,%g %g,%g" % (*c1, *c2, *end)
-                                                for _, c1, c2, end in segments])
+    """The SVG ``d`` attribute of a list of cubic segments (the first one formatted in one go: most edges
+    have only that one)."""
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = segments[0]
+    d = "M%g,%gC%g,%g %g,%g %g,%g" % (x0, y0, x1, y1, x2, y2, x3, y3)
+    if len(segments) == 1:
+        return d
+    return d + "".join(["C%g,%g %g,%g %g,%g" % (*c1, *c2, *end) for _, c1, c2, end in segments[1:]])

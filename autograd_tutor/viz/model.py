@@ -155,8 +155,10 @@ class GraphModel:
         self._objects: dict = {}     # id(obj) -> (obj, key) for objects walked without engine ids (torch)
         self._enriched: set = set()
         self._current: Optional[list] = None
+        self._queue: list = []       # events of the current pass not applied yet (see handlers)
         self._json: dict = {}        # key -> cached node JSON; edge index -> cached edge JSON in _edge_json
         self._edge_cache: dict = {}  # edge index -> (placements seen, JSON)
+        self._paths: dict = {}       # edge index -> (placements seen, path, label point): kept when its grad changes
         self._texts: dict = {}       # ("nodes" | "edges", start) -> (the dicts of a run, their JSON text)
         self._flowing: list = []     # edges that show a gradient of the current pass
         self._flows: list = []       # gradient_flowed events of the current pass not yet written on edges
@@ -259,8 +261,7 @@ class GraphModel:
         """Count the folded node ``key`` on the visible node ``target`` that stands for it."""
         rep = self._rep
         if len(rep) >= _REP_LIMIT:
-            for old in list(itertools.islice(rep, _REP_LIMIT // 2)):
-                del rep[old]
+            self._forget()
         rep[key] = target
         node = self._nodes[target]
         node.hidden += 1
@@ -268,6 +269,12 @@ class GraphModel:
         self._json.pop(target, None)  # what _touch does
         self.version += 1
         return node
+
+    def _forget(self) -> None:
+        """Forget the older half of the folded ids (a graph that old is gone)."""
+        rep = self._rep
+        for old in list(itertools.islice(rep, _REP_LIMIT // 2)):
+            del rep[old]
 
     def _fold_target(self, kind: str, op: str, reps: tuple, layer: Optional[int]) -> int:
         """The first visible node of the same signature, else the layer's collapsed node (made on demand)."""
@@ -354,21 +361,27 @@ class GraphModel:
 
     def apply_all(self, events: Iterable) -> None:
         """Update the model with engine events, in order; the values they show are formatted once, at the end."""
-        handlers = _HANDLERS
+        handlers = self.handlers()
         for event in events:
             handler = handlers.get(event.kind)
             if handler is not None:
-                handler(self, event)
+                handler(event)
         self.settle()
 
     def handlers(self) -> dict:
-        """``kind -> handler``: ``handlers()[event.kind](event)`` applies one event, as it arrives, without
-        formatting the values it carries (call :meth:`settle` before reading the model). The live widget
-        feeds every event this way: one dict lookup and one call per event."""
-        return {kind: handler.__get__(self) for kind, handler in _HANDLERS.items()}
+        """``kind -> handler``: ``handlers()[event.kind](event)`` takes one event as it arrives (call
+        :meth:`settle` before reading the model). The events inside a backward pass (``_QUEUED``) are only
+        appended to a list, one C call each, and applied together in one loop when the pass ends or the model
+        is read: the live widget subscribes these handlers directly, kind by kind."""
+        handlers = {kind: handler.__get__(self) for kind, handler in _HANDLERS.items()}
+        handlers.update(dict.fromkeys(_QUEUED, self._queue.append))
+        return handlers
 
     def settle(self) -> None:
-        """Turn what the events left as arrays into :class:`Value`: the gradients on edges and nodes."""
+        """Apply the queued events; turn what the events left as arrays into :class:`Value`: the gradients on
+        edges and nodes."""
+        if self._queue:
+            self._drain()
         last = {}
         for e in self._flows:
             src = self.key_of_node(e.source_id)
@@ -388,6 +401,8 @@ class GraphModel:
         self._grads = {}
 
     def _tensor_created(self, e) -> None:
+        if self._queue:  # (create_graph=True) what came before applies first
+            self._drain()
         if not e.is_leaf:
             node = self._nodes.get(e.grad_fn_id)
             if node is None or node.several:
@@ -412,11 +427,21 @@ class GraphModel:
         self._pending[e.tensor_id] = _head(e.value)
 
     def _node_created(self, e) -> None:
+        if self._queue:
+            self._drain()
         if not self.grow:
             return
-        acc, pending = self._acc, self._pending
         if e.leaf_nodes:
-            acc.update(e.leaf_nodes)  # AccumulateGrad node id -> leaf tensor id
+            self._acc.update(e.leaf_nodes)  # AccumulateGrad node id -> leaf tensor id
+        if self.max_nodes is not None and len(self.visible) >= self.max_nodes:
+            self._repeat_op(e)
+        else:
+            self._add_op(e.node_id, e.name, self._specs(e), tuple([n for n, _ in e.saved]), e.output_id,
+                         "saved" if e.saved else "none")
+
+    def _specs(self, e) -> list:
+        """The inputs of a NodeCreated event as :meth:`_add_op` takes them (see :meth:`_input_specs`)."""
+        acc, pending = self._acc, self._pending
         specs = []
         for (nid, _), tid, number in zip(e.next_functions, e.input_ids, e.constants or _NO_NUMBERS):
             if nid is None:  # a tensor without grad, or a Python number (no tensor id: a key of its own)
@@ -428,36 +453,52 @@ class GraphModel:
                 specs.append((tid, "leaf", tid, pending.pop(tid, None), True))
             else:
                 specs.append((nid, "op", tid, None, True))
-        if self.max_nodes is not None and len(self.visible) >= self.max_nodes:
-            self._repeat_op(e.node_id, e.name, specs)
-        else:
-            self._add_op(e.node_id, e.name, specs, tuple([n for n, _ in e.saved]), e.output_id,
-                         "saved" if e.saved else "none")
+        return specs
 
-    def _repeat_op(self, key: int, op: str, specs: list) -> None:
+    def _repeat_op(self, e) -> None:
         """:meth:`_add_op` past the budget, where everything folds. An op whose shape (its name, and the kind
         and visible node of each input) folded before folds the same way: it and its new inputs are counted
-        where the first one went, and its edges on the edges drawn for it, with no signature worked out."""
-        nodes, rep = self._nodes, self._rep
-        shape = (op, *[(spec[1], spec[0] if spec[0] in nodes else rep.get(spec[0])) for spec in specs])
+        where the first one went, and its edges on the edges drawn for it, with no signature worked out and
+        no input described."""
+        nodes, rep, acc = self._nodes, self._rep, self._acc
+        shape = [e.name]
+        for (nid, _), tid in zip(e.next_functions, e.input_ids):
+            key = tid if nid is None or nid in acc else nid
+            shape.append(("constant" if nid is None else "leaf" if nid in acc else "op",
+                          key if key in nodes else rep.get(key)))
+        shape = tuple(shape)
         plan = self._repeats.get(shape)
         if plan is None:  # the first of its shape: fold it step by step, and remember how
-            dst = self._add_op(key, op, specs, (), None, "none").key
+            specs = self._specs(e)
+            dst = self._add_op(e.node_id, e.name, specs, (), None, "none").key
             folds = [rep.get(spec[0]) if seen[1] is None else None for spec, seen in zip(specs, shape[1:])]
+            order = ([(i, f) for i, (f, spec) in enumerate(zip(folds, specs)) if f is not None and spec[1] != "constant"]
+                     + [(-1, dst)]  # in _add_op's order: inputs, the op, then its constants
+                     + [(i, f) for i, (f, spec) in enumerate(zip(folds, specs)) if f is not None and spec[1] == "constant"])
             edges = [self._edge_keys.get((spec[0] if spec[0] in nodes else rep.get(spec[0]), dst, position))
                      for position, spec in enumerate(specs)]
-            self._repeats[shape] = (dst, folds, edges)
+            self._repeats[shape] = (order, [edge for edge in edges if edge is not None])
             return
-        dst, folds, edges = plan
-        for spec, fold in zip(specs, folds):  # in _add_op's order: inputs, the op, then its constants
-            if fold is not None and spec[1] != "constant":
-                self._count(spec[0], fold)
-        self._count(key, dst)
-        for spec, fold, edge in zip(specs, folds, edges):
-            if fold is not None and spec[1] == "constant":
-                self._count(spec[0], fold)
-            if edge is not None:
-                edge.count += 1
+        order, edges = plan
+        keys, pending = [], self._pending
+        for (nid, _), tid in zip(e.next_functions, e.input_ids):
+            if nid is None and tid is None:
+                keys.append(next(self._synthetic))  # a Python number: a key of its own
+            else:
+                if nid is None or nid in acc:
+                    pending.pop(tid, None)  # its value is not needed: it will not be drawn
+                keys.append(tid if nid is None or nid in acc else nid)
+        json = self._json
+        for position, target in order:
+            if len(rep) >= _REP_LIMIT:
+                self._forget()
+            rep[keys[position] if position >= 0 else e.node_id] = target
+            nodes[target].hidden += 1
+            json.pop(target, None)  # its drawing is stale
+        self.hidden += len(order)
+        self.version += len(order)
+        for edge in edges:
+            edge.count += 1
 
     @property
     def passes(self) -> list:
@@ -487,6 +528,8 @@ class GraphModel:
         return node.key if node is not None else None
 
     def _backward_started(self, e) -> None:
+        if self._queue:
+            self._drain()
         roots = [self.key_of_node(n) for n in e.root_node_ids]
         if not any(r is not None for r in roots):
             self._current = None
@@ -503,44 +546,47 @@ class GraphModel:
                 self._nodes[r].root = True
                 self._touch(r)
 
-    def _node_executed(self, e) -> None:
-        current = self._current
+    def _drain(self) -> None:
+        """Apply the queued events of the current pass, in order (outside a pass they mean nothing): record
+        each (made light if it carries a big array), mark saved tensors kept or freed, note the gradients
+        that flowed along edges and into ``.grad`` for :meth:`settle`."""
+        queue, current = self._queue, self._current
         if current is None:
+            queue.clear()
             return
-        current.append(e if _all_small(e.grad_outputs + e.grad_inputs) else _light(e))
-        if current[0].retain_graph:
-            node = self.node(e.node_id)
-            if node is not None and node.saved_state == "saved":
-                node.saved_state = "kept"
-                self._touch(node.key)
-
-    def _gradient_flowed(self, e) -> None:
-        if self._current is not None:
-            self._current.append(e if _all_small((e.value,)) else _light(e))
-            self._flows.append(e)  # written on its edge by settle(), unless a new pass starts before
-
-    def _grad_accumulated(self, e) -> None:
-        if self._current is None:
-            return
-        self._current.append(e if _all_small((e.before, e.after)) else _light(e))
-        key = self.key_of_grad(e)
-        if key is not None:
-            self._grads[key] = e.after
-
-    def _hook_fired(self, e) -> None:
-        if self._current is not None:
-            self._current.append(e)
-
-    def _saved_tensors_freed(self, e) -> None:
-        if self._current is None:
-            return
-        self._current.append(e)
-        node = self.node(e.node_id)
-        if node is not None and node.saved_state != "freed":
-            node.saved_state = "freed"
-            self._touch(node.key)
+        retain = current[0].retain_graph
+        append, flows, ndarray = current.append, self._flows, np.ndarray
+        for e in queue:
+            kind = e.kind
+            if kind == "gradient_flowed":
+                v = e.value
+                append(e if type(v) is not ndarray or v.size <= 64 else _light(e))
+                flows.append(e)  # written on its edge by settle(), unless a new pass starts before
+            elif kind == "node_executed":
+                append(e if _all_small(e.grad_outputs + e.grad_inputs) else _light(e))
+                if retain:
+                    node = self.node(e.node_id)
+                    if node is not None and node.saved_state == "saved":
+                        node.saved_state = "kept"
+                        self._touch(node.key)
+            elif kind == "saved_tensors_freed":
+                append(e)
+                node = self.node(e.node_id)
+                if node is not None and node.saved_state != "freed":
+                    node.saved_state = "freed"
+                    self._touch(node.key)
+            elif kind == "grad_accumulated":
+                append(e if _all_small((e.before, e.after)) else _light(e))
+                key = self.key_of_grad(e)
+                if key is not None:
+                    self._grads[key] = e.after
+            else:  # hook_fired
+                append(e)
+        queue.clear()
 
     def _backward_ended(self, e) -> None:
+        if self._queue:
+            self._drain()
         if self._current is not None:
             self._current.append(e)
             self._passes.append(self._current)
@@ -720,7 +766,8 @@ class GraphModel:
         return "{" + ",".join(parts) + "}"
 
     def _edge_json(self, e: VizEdge) -> dict:
-        """An edge's JSON, cached until its gradient changes or a node lands in a layer it crosses.
+        """An edge's JSON, cached until its gradient changes or a node lands in a layer it crosses; its route
+        is kept apart, until a node lands in a layer it crosses (nodes never move).
 
         (How many folded edges it stands for, ``count``, stays in Python: nothing draws it.)
         """
@@ -729,11 +776,15 @@ class GraphModel:
         cached = self._edge_cache.get(e.index)
         if cached is not None and cached[0] == stamp:
             return cached[1]
-        ports = max(len(dst.inputs), e.position + 1)
-        segments, (lx, ly) = route((src.layer, src.slot), (dst.layer, dst.slot),
-                                   (e.position - (ports - 1) / 2) * PORT, self.layout.taken)
+        routed = self._paths.get(e.index)
+        if routed is None or routed[0] != stamp:
+            ports = max(len(dst.inputs), e.position + 1)
+            segments, (lx, ly) = route((src.layer, src.slot), (dst.layer, dst.slot),
+                                       (e.position - (ports - 1) / 2) * PORT, self.layout.taken)
+            routed = self._paths[e.index] = (stamp, path_d(segments), lx, ly)
+        _, path, lx, ly = routed
         item = {"src": src.index, "dst": dst.index, "pos": e.position, "tracked": e.tracked,
-                "grad": e.grad.text if e.grad is not None else "", "path": path_d(segments), "lx": lx, "ly": ly}
+                "grad": e.grad.text if e.grad is not None else "", "path": path, "lx": lx, "ly": ly}
         self._edge_cache[e.index] = (stamp, item)
         return item
 
@@ -754,14 +805,11 @@ _HANDLERS = {
     "tensor_created": GraphModel._tensor_created,
     "node_created": GraphModel._node_created,
     "backward_started": GraphModel._backward_started,
-    "node_executed": GraphModel._node_executed,
-    "gradient_flowed": GraphModel._gradient_flowed,
-    "grad_accumulated": GraphModel._grad_accumulated,
-    "hook_fired": GraphModel._hook_fired,
-    "saved_tensors_freed": GraphModel._saved_tensors_freed,
     "backward_finished": GraphModel._backward_ended,
     "backward_failed": GraphModel._backward_ended,
 }
+#: The event kinds only seen inside a backward pass: queued, applied by GraphModel._drain.
+_QUEUED = ("node_executed", "gradient_flowed", "grad_accumulated", "hook_fired", "saved_tensors_freed")
 
 
 _RANK = {n: i for i, n in enumerate(s for slot in _INPUT_SLOTS for s in slot)}

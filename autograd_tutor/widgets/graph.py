@@ -4,12 +4,12 @@
 * ``GraphWidget(loss)`` or ``show(loss)`` draws the graph that produced a tensor, ours or PyTorch's;
 * ``with watch() as g:`` records what a block of code builds.
 
-The class is thin: traits plus one event subscription. The model, layout, narration and SVG live in
-:mod:`autograd_tutor.viz`; the drawing and the replay player are ``static/graph.js``. Each event is applied
-to the Python model as it arrives (the values it carries are formatted when the model is read); the front
-end is updated at most every ``SYNC_INTERVAL`` seconds (the interval grows when sending gets expensive, so
-syncing takes at most about 5% of the time) and at the end of every notebook cell, with only the nodes and
-edges that changed encoded again.
+The class is thin: traits plus event subscriptions. The model, layout, narration and SVG live in
+:mod:`autograd_tutor.viz`; the drawing and the replay player are ``static/graph.js``. Each kind of event goes
+straight to the model's handler for it (the values events carry are formatted when the model is read); the
+front end is updated at the end of every notebook cell and, while a cell runs, after an operation or a
+backward pass when ``SYNC_INTERVAL`` seconds have passed (the interval grows when sending gets expensive, so
+syncing takes at most about 5% of the time), with only the nodes and edges that changed encoded again.
 
 >>> import autograd_tutor as torch
 >>> a = torch.tensor(3., requires_grad=True); b = torch.tensor(4., requires_grad=True)
@@ -46,6 +46,8 @@ __all__ = ["GraphWidget", "show", "watch"]
 STATIC = Path(__file__).parent / "static"
 #: Shortest time between two updates sent to the browser while events arrive.
 SYNC_INTERVAL = 0.05
+#: The events after which the clock is checked.
+_CLOCKED = ("node_created", "backward_finished", "backward_failed")
 
 
 class GraphWidget(anywidget.AnyWidget):
@@ -81,8 +83,7 @@ class GraphWidget(anywidget.AnyWidget):
         self.replay: dict = {"steps": [], "start": {"grads": [], "saved": []}}
         self._synced = -1
         self._due = 0.0  # when events may trigger the next refresh
-        self._handlers = self._model.handlers()
-        self._subscription = events.subscribe(self._on_event, kinds) if live else None
+        self._subscriptions = self._subscribe(kinds) if live else []
         self._shell = _register_cell_hook(self._on_cell_end) if live else None
         self.refresh()
 
@@ -93,10 +94,23 @@ class GraphWidget(anywidget.AnyWidget):
         self._model.settle()
         return self._model
 
-    def _on_event(self, event) -> None:
-        self._handlers[event.kind](event)
-        if perf_counter() >= self._due:
-            self.refresh()
+    def _subscribe(self, kinds) -> list:
+        """One subscription per kind, to the model's own handler (no call in between); the end of an operation
+        or of a backward pass also checks the clock."""
+        subscriptions = []
+        for kind, handler in self._model.handlers().items():
+            if kinds is None or kind in kinds:
+                if kind in _CLOCKED:
+                    handler = self._clocked(handler)
+                subscriptions.append(events.subscribe(handler, (kind,)))
+        return subscriptions
+
+    def _clocked(self, handler):
+        def apply_then_check_the_clock(event) -> None:
+            handler(event)
+            if perf_counter() >= self._due:
+                self.refresh()
+        return apply_then_check_the_clock
 
     def _on_cell_end(self, *_) -> None:
         self.refresh()
@@ -122,9 +136,9 @@ class GraphWidget(anywidget.AnyWidget):
 
     def stop(self) -> None:
         """Stop listening to events: the drawing keeps what it has (the replay still works)."""
-        if self._subscription is not None:
-            self._subscription.remove()
-            self._subscription = None
+        for subscription in self._subscriptions:
+            subscription.remove()
+        self._subscriptions = []
         if self._shell is not None:
             _unregister_cell_hook(self._shell, self._on_cell_end)
             self._shell = None
@@ -210,8 +224,9 @@ def show(tensor, **options) -> None:
     if notebook_namespace() is not None:
         from IPython.display import display
         display(widget)
-    else:
+    else:  # printed once: nothing will look at it again, so it must stop listening (and slowing the engine)
         print(repr(widget))
+        widget.close()
 
 
 class watch:
