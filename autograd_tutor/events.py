@@ -70,7 +70,8 @@ class NodeCreated(Event, _fields("node_id name next_functions input_ids output_i
     """An operation recorded a backward node (``MulBackward0``) that will send gradients to its inputs.
 
     ``next_functions`` mirrors the node's ``next_functions`` as ``(node_id or None, input_nr)``;
-    ``input_ids`` gives the tensor id of each forward input (None for a Python number);
+    ``input_ids`` gives the tensor id of each forward input (None for a Python number, and for an optional
+    input left out, such as ``conv2d(x, w)``'s bias: an empty tensor without an edge, whose constant is None);
     ``saved`` names what the node saved for backward as ``(name, shape)`` pairs.
     ``leaf_nodes`` maps the id of each AccumulateGrad node among the next functions to its leaf's tensor id;
     ``constants`` gives, input by input, the value of a Python number (the ``2`` of ``x * 2``), else None.

@@ -87,6 +87,20 @@ def test_an_untracked_image_of_a_convolution_is_found_in_its_saved_input():
     assert m.find("x").value.shape == (1, 1, 4, 4)
 
 
+def test_an_optional_input_left_out_is_not_drawn():
+    """conv2d(x, w) has no bias: torch's node still has three edges, (None, 0) for the bias, but there is no
+    tensor behind it, so the drawing shows no box for it, whether built from the tensor or from the events."""
+    x = torch.arange(16.).reshape(1, 1, 4, 4)
+    w = torch.ones(1, 1, 2, 2, requires_grad=True)
+    with events.record() as trace:
+        y = torch.nn.functional.conv2d(x, w)
+    names = {"x": x, "w": w, "y": y}
+    assert y.grad_fn.next_functions[2] == (None, 0)
+    for m in (GraphModel.from_tensor(y, namespace=names), GraphModel.from_trace(trace, namespace=names)):
+        assert sorted((n.label, n.kind) for n in m.visible) == [("w", "leaf"), ("x", "constant"), ("y", "op")]
+        assert sorted((src, pos) for src, _, pos, _ in _edges(m)) == [("w", 1), ("x", 0)]
+
+
 def test_constants_from_events_take_their_value_from_factory_events():
     with events.record() as trace:
         w = torch.tensor(2., requires_grad=True)

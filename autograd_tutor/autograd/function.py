@@ -403,10 +403,13 @@ class Function(Node):
                 next_ids += ((node._id, nr),)
                 if type(node) is AccumulateGrad:
                     leaf_nodes += ((node._id, node.variable._id),)
-        for t in inputs:
+        for t, (node, _) in zip(inputs, self.next_functions):
             if t._wrapped:
                 input_ids += (None,)
                 constants += (t._data.item(),)
+            elif node is None and not t._data.size:  # nothing, and no edge: conv2d(x, w)'s missing bias
+                input_ids += (None,)
+                constants += (None,)
             else:
                 input_ids += (t._id,)
                 constants += (None,)

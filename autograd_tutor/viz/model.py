@@ -54,6 +54,7 @@ _INPUT_SLOTS = (("self",), ("other", "mat1", "mat2", "vec", "tensor", "exponent"
 _UNTRACKED_SLOTS = tuple(slot + extra for slot, extra in zip(_INPUT_SLOTS, (("input",), ("weight",), ())))
 _PENDING = 512      # constants remembered before their first use
 _UNDRAWN = ("constant", "")  # the signature of an input not drawn yet
+_ABSENT = (None, "absent", None, None, False)  # the spec of an optional input left out (conv2d's bias=None)
 _NO_NUMBERS = itertools.repeat(None)  # an event without Python numbers among its inputs
 #: Nodes or edges whose JSON text is cached together (see GraphModel.snapshot_json).
 CHUNK = 64
@@ -333,17 +334,19 @@ class GraphModel:
         nodes, rep, edges = self._nodes, self._rep, self._edge_keys
         for spec in specs:  # an input drawn or folded as what it is needs no check
             kind = spec[1]
-            if kind == "op" and (spec[0] in nodes or spec[0] in rep) or kind == "constant":
+            if kind == "op" and (spec[0] in nodes or spec[0] in rep) or kind == "constant" or kind == "absent":
                 continue
             if kind == "leaf" and spec[0] in nodes and nodes[spec[0]].kind == "leaf":
                 continue
             self._ensure_input(spec)
-        node = self._new(key, "op", op, tensor_id, None, inputs=[s[0] for s in specs])
+        node = self._new(key, "op", op, tensor_id, None, inputs=[s[0] for s in specs if s is not _ABSENT])
         dst = node.key
         if dst == key:
             node.saved = _in_input_order(saved)
             node.saved_state = saved_state if saved else "none"
         for position, (ckey, kind, ctid, cvalue, tracked) in enumerate(specs):
+            if kind == "absent":
+                continue
             src = ckey if ckey in nodes else rep.get(ckey)
             if src is None:
                 src = self._new(ckey, kind, "", ctid, cvalue, layer=max(node.layer - 1, 0), near=node.slot).key
@@ -445,7 +448,9 @@ class GraphModel:
         specs = []
         for (nid, _), tid, number in zip(e.next_functions, e.input_ids, e.constants or _NO_NUMBERS):
             if nid is None:  # a tensor without grad, or a Python number (no tensor id: a key of its own)
-                if tid is None:
+                if tid is None and number is None and e.constants:
+                    specs.append(_ABSENT)  # an optional input left out (no bias): nothing to draw
+                elif tid is None:
                     specs.append((next(self._synthetic), "constant", None, number, False))
                 else:
                     specs.append((tid, "constant", tid, pending.pop(tid, None), False))
@@ -638,6 +643,9 @@ class GraphModel:
         for position, (child, _) in enumerate(fn.next_functions):
             if child is None:
                 t = _saved_input(fn, position)
+                if t is None and _left_out(fn, position):
+                    specs.append(_ABSENT)
+                    continue
                 key = self._key(t) if t is not None else next(self._synthetic)
                 value = Value.of(_array(t)) if t is not None else None
                 specs.append((key, "constant", key, value, False))
@@ -887,6 +895,13 @@ def _post_order(root) -> list:
             order.append(fn)
             stack.pop()
     return order
+
+
+def _left_out(fn, position: int) -> bool:
+    """Whether input ``position`` of one of our nodes is an optional input left out: empty, and without an edge
+    (``conv2d(x, w)``'s bias). torch's nodes do not tell."""
+    meta = getattr(fn, "_meta", None)
+    return meta is not None and position < len(meta) and 0 in meta[position][0]
 
 
 def _saved_input(fn, position: int):
