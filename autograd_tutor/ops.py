@@ -11,8 +11,9 @@ import numpy as np
 
 from ._einsum import einsum
 from .autograd import functions as F
-from .autograd.dtypes import LEGACY_NAMES
+from .autograd.dtypes import LEGACY_NAMES, kind_name
 from .autograd.function import shown
+from .autograd.pad_functions import CdistBackward0
 from .autograd.tensor import Tensor, _broadcast_shape, _dim, _wrap
 
 __all__ = ["add", "sub", "rsub", "mul", "div", "pow", "neg", "reciprocal", "exp", "log", "tanh", "sigmoid", "relu",
@@ -238,3 +239,35 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
 def bernoulli(input, p=None, *, generator=None) -> Tensor:
     """``input.bernoulli(p)``: 1 with probability ``input`` (or ``p``), else 0; torch's draws for the same seed."""
     return input.bernoulli(p, generator=generator)
+
+
+# ---- ops2: writing at indices, running along a dim, nan-aware sums (Tensor methods of index_methods.py)
+_INDEXED = ("scatter", "scatter_add", "index_add", "index_fill", "masked_scatter", "cummax", "cummin", "logcumsumexp",
+            "kthvalue", "nansum", "nanmean", "unflatten")
+__all__ += list(_INDEXED)
+(scatter, scatter_add, index_add, index_fill, masked_scatter, cummax, cummin, logcumsumexp, kthvalue, nansum, nanmean,
+ unflatten) = (_method(n) for n in _INDEXED)
+
+
+def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary") -> Tensor:
+    """The p-norm distance between each row of ``x1`` (..., P, M) and each row of ``x2`` (..., R, M): (..., P, R).
+
+    >>> import autograd_tutor as torch
+    >>> torch.cdist(torch.tensor([[0., 0.], [1., 1.]]), torch.tensor([[3., 4.]]))
+    tensor([[5.0000],
+            [3.6056]])
+    """
+    for name, t in (("X1", x1), ("X2", x2)):
+        if t.ndim < 2:
+            raise RuntimeError(f"cdist only supports at least 2D tensors, {name} got: {t.ndim}D")
+    if x1.shape[-1] != x2.shape[-1]:
+        raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {x1.shape[-1]} X2: {x2.shape[-1]}")
+    for name, t in (("X1", x1), ("X2", x2)):
+        if t._data.dtype.kind != "f":
+            raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: {kind_name(t._data)}")
+    if p < 0:
+        raise RuntimeError("cdist only supports non-negative p values")
+    return CdistBackward0.apply(x1, x2, p=float(p))
+
+
+__all__ += ["cdist"]

@@ -26,7 +26,7 @@ import math
 import numpy as np
 
 from .function import Function
-from .functions import _needs_array_only
+from .functions import _is_tensor, _needs_array_only
 
 __all__: list = []  # used through nn.functional
 
@@ -141,19 +141,45 @@ def _im2col(x: np.ndarray, kernel: tuple, stride, padding, dilation, groups) -> 
 
 
 class ConstantPadNdBackward0(Function):
-    """y = x with zeros around it, ``pad`` = (before, after) pairs from the last axis backwards;
-    dx = the part of g where x was. torch records it under ``padding='same'`` when a kernel's reach d*(k-1)
-    is odd: the one zero more goes after."""
+    """y = x with ``value`` around it, ``pad`` = (before, after) pairs from the last axis backwards (a negative
+    amount cuts entries off instead); dx = the part of g where x's entries went. torch records it for ``F.pad``
+    and under ``padding='same'`` when a kernel's reach d*(k-1) is odd: the one zero more goes after."""
 
     @staticmethod
-    def forward(ctx, x, pad):
-        ctx.save(pad=pad)
-        ctx._where = pad[-2::-2], x._data.shape[x._data.ndim - len(pad) // 2:]
-        return _pad(x._data, pad[-2::-2], pad[::-2])
+    def forward(ctx, x, pad, value=0):
+        ctx.show(pad=pad)
+        ctx._pad = pad
+        d = x._data
+        shape, src, dst = _placement(d.shape, pad)
+        ctx._src, ctx._dst = src, dst
+        out = np.full(shape, value, d.dtype)
+        out[dst] = d[src]
+        return out
 
     @staticmethod
     def backward(ctx, g):
-        return _crop(g, *ctx._where)
+        if _is_tensor(g):  # torch: constant_pad_nd(grad, -pad)
+            return ConstantPadNdBackward0.apply(g, pad=tuple(-p for p in ctx._pad))
+        dx = np.zeros(ctx._meta[0][0], g.dtype)
+        dx[ctx._src] = g[ctx._dst]
+        return dx
+
+
+def _placement(shape: tuple, pad: tuple) -> tuple:
+    """Where a constant pad puts x: the padded shape, the part of x kept and where it lands (two NumPy keys).
+
+    >>> _placement((2, 3), (1, -1))
+    ((2, 3), (Ellipsis, slice(0, 2, None)), (Ellipsis, slice(1, 3, None)))
+    """
+    n = len(pad) // 2
+    new, src, dst = list(shape), [Ellipsis], [Ellipsis]
+    for axis, before, after in zip(range(len(shape) - n, len(shape)), pad[-2::-2], pad[::-2]):
+        size = shape[axis]
+        kept = size - max(-before, 0) - max(-after, 0)
+        new[axis] = size + before + after
+        src.append(slice(max(-before, 0), max(-before, 0) + kept))
+        dst.append(slice(max(before, 0), max(before, 0) + kept))
+    return tuple(new), tuple(src), tuple(dst)
 
 
 def _pool_windows(x: np.ndarray, kernel, stride, padding, dilation, out, value) -> np.ndarray:

@@ -856,7 +856,8 @@ class MaxBackward0(Function):
             idx, g = np.expand_dims(idx, dim), (g.unsqueeze(dim) if _is_tensor(g) else np.expand_dims(g, dim))
         if _is_tensor(g):
             from .tensor import Tensor
-            return ScatterBackward0.apply(Tensor._make(np.zeros(shape, g._data.dtype)), g, dim=dim, index=idx)
+            return ScatterBackward0.apply(Tensor._make(np.zeros(shape, g._data.dtype)), g, dim=dim,
+                                          index=Tensor._make(idx))
         out = np.zeros(shape, g.dtype)
         np.put_along_axis(out, idx, g, dim)
         return out
@@ -1733,21 +1734,39 @@ class IndexPutImplBackward0(Function):
 
 
 class ScatterBackward0(Function):
-    """z = x with g written at ``index`` along dim, the backward of max/min along a dim;  dz/dg = gg gathered."""
+    """z = x with src written at ``index`` along dim (``x.scatter(dim, index, src)``, and the backward of max/min
+    along a dim);  dx = gg with zeros where src landed,  dsrc = gg gathered at ``index``."""
+    saved_names = ("index",)
 
     @staticmethod
-    def forward(ctx, x, g, dim, index):
+    def forward(ctx, x, src, dim, index):
         ctx.save(dim=dim, index=index)
-        out = x._data.copy()
-        np.put_along_axis(out, index, g._data, dim)
-        return out
+        return _scatter(x._data.copy(), dim, index._data, src._data)
 
     @staticmethod
     def backward(ctx, gg):
-        if _is_tensor(gg):
-            from .tensor import Tensor
-            return None, GatherBackward0.apply(gg, dim=ctx.dim, index=Tensor._make(ctx.index))
-        return None, np.take_along_axis(gg, ctx.index, ctx.dim)
+        t = _is_tensor(gg)
+        index = ctx._unpack("index", t)
+        dx = None
+        if ctx.needs_input_grad[0]:
+            if t:  # torch: grad.scatter(dim, index, 0)
+                from .index_functions import ScatterBackward1
+                dx = ScatterBackward1.apply(gg, dim=ctx.dim, index=index, value=0)
+            else:
+                dx = _scatter(gg.copy(), ctx.dim, index, 0)
+        return dx, (GatherBackward0.apply(gg, dim=ctx.dim, index=index) if t else _gather(gg, ctx.dim, index))
+
+
+def _scatter(out: np.ndarray, dim: int, index: np.ndarray, src) -> np.ndarray:
+    """``out`` with ``src`` (an array at least as large as ``index``, or one number) written in at ``index``
+    along ``dim`` (in place)."""
+    if np.ndim(src):
+        src = src[tuple(slice(n) for n in index.shape)]
+    if not out.ndim or not index.ndim:
+        out.reshape(-1)[index.reshape(-1)] = np.reshape(src, -1)
+    else:
+        out[_along(index, dim)] = src
+    return out
 
 
 def _along(index: np.ndarray, dim: int) -> tuple:
@@ -1833,34 +1852,44 @@ class LinalgVectorNormBackward0(Function):
 
     @staticmethod
     def forward(ctx, x, ord, dim, keepdim):
-        d = _float(x)
         ctx.save(self=x, ord=ord, dim=dim, keepdim=keepdim)
-        a = np.abs(d)
-        if ord == 2:
-            return np.sqrt(np.add.reduce(a * a, axis=dim, keepdims=keepdim))
-        if ord == 1:
-            return np.add.reduce(a, axis=dim, keepdims=keepdim)
-        if ord == float("inf"):
-            return np.max(a, axis=dim, keepdims=keepdim)
-        if ord == 0:  # the "0-norm": how many entries are not zero
-            return np.count_nonzero(a, axis=dim, keepdims=keepdim).astype(d.dtype)
-        with np.errstate(divide="ignore"):  # a negative order: a zero entry makes the norm 0, as in torch
-            return np.add.reduce(a ** ord, axis=dim, keepdims=keepdim) ** (1 / ord)
+        return vector_norm(_float(x), ord, dim, keepdim)
 
     @staticmethod
     def backward(ctx, g):
         _needs_array_only(ctx, g, "a norm")
-        x, p = ctx._unpack("self", False), ctx.ord
-        if p == 0:  # a count: no gradient, as torch leaves it undefined
-            return None
+        x = ctx._unpack("self", False)
         z, g = _reduced(ctx, ctx._unpack("result", False), g)
-        if p == 1:
-            return np.sign(x) * g
-        if p == float("inf"):  # the largest |x_i| takes the gradient (shared among ties)
-            wins = np.abs(x) == z
-            return np.sign(x) * g * wins / wins.sum(axis=_reduced_dims(ctx), keepdims=True)
-        scale = np.where(z == 0, 0, g / np.where(z == 0, 1, z ** (p - 1)))  # 0 at a zero norm, as torch
-        return (x if p == 2 else x * np.abs(x) ** (p - 2)) * scale
+        if ctx.ord == 0:  # a count: no gradient, as torch leaves it undefined
+            return None
+        return norm_backward(x, z, g, ctx.ord, _reduced_dims(ctx))
+
+
+def vector_norm(d: np.ndarray, ord, axis, keepdims: bool) -> np.ndarray:
+    """(sum |d_i|^ord)^(1/ord) over ``axis`` (None: all), with ord 0 (how many are not 0), 1, 2, inf, or any other."""
+    a = np.abs(d)
+    if ord == 2:
+        return np.sqrt(np.add.reduce(a * a, axis=axis, keepdims=keepdims))
+    if ord == 1:
+        return np.add.reduce(a, axis=axis, keepdims=keepdims)
+    if ord == float("inf"):
+        return np.max(a, axis=axis, keepdims=keepdims)
+    if ord == 0:  # the "0-norm": how many entries are not zero
+        return np.count_nonzero(a, axis=axis, keepdims=keepdims).astype(d.dtype)
+    with np.errstate(divide="ignore"):  # a negative order: a zero entry makes the norm 0, as in torch
+        return np.add.reduce(a ** ord, axis=axis, keepdims=keepdims) ** (1 / ord)
+
+
+def norm_backward(x: np.ndarray, z: np.ndarray, g: np.ndarray, p, axis) -> np.ndarray:
+    """The gradient of z = ||x||_p (z and g spread back over x's shape) for p > 0: sign(x) g for p = 1, the largest
+    |x_i| takes g for p = inf (shared among ties), else x |x|^(p-2) g / z^(p-1), 0 where z is 0."""
+    if p == 1:
+        return np.sign(x) * g
+    if p == float("inf"):
+        wins = np.abs(x) == z
+        return np.sign(x) * g * wins / wins.sum(axis=axis, keepdims=True)
+    scale = np.where(z == 0, 0, g / np.where(z == 0, 1, z ** (p - 1)))  # 0 at a zero norm, as torch
+    return (x if p == 2 else x * np.abs(x) ** (p - 2)) * scale
 
 
 class ProdBackward0(Function):

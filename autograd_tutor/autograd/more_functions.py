@@ -471,7 +471,8 @@ class SortBackward0(Function):
             return g
         if _is_tensor(g):
             from .tensor import Tensor
-            return ScatterBackward0.apply(Tensor._make(np.zeros(shape, g._data.dtype)), g, dim=dim, index=idx)
+            return ScatterBackward0.apply(Tensor._make(np.zeros(shape, g._data.dtype)), g, dim=dim,
+                                          index=Tensor._make(idx))
         out = np.zeros(shape, g.dtype)
         np.put_along_axis(out, idx, g, dim)
         return out

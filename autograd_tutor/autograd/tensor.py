@@ -76,11 +76,15 @@ class _ReturnType(tuple):
 
 
 class return_types:
-    """Result types of ``max(dim)``, ``min(dim)``, ``sort`` and ``topk``, printed as torch prints them."""
+    """Result types of ``max(dim)``, ``min(dim)``, ``sort``, ``topk``, ``cummax``, ``cummin`` and ``kthvalue``,
+    printed as torch prints them."""
     max = type("max", (_ReturnType,), {"_name": "max"})
     min = type("min", (_ReturnType,), {"_name": "min"})
     sort = type("sort", (_ReturnType,), {"_name": "sort"})
     topk = type("topk", (_ReturnType,), {"_name": "topk"})
+    cummax = type("cummax", (_ReturnType,), {"_name": "cummax"})
+    cummin = type("cummin", (_ReturnType,), {"_name": "cummin"})
+    kthvalue = type("kthvalue", (_ReturnType,), {"_name": "kthvalue"})
 
 
 _warned_once: set = set()
@@ -2097,3 +2101,11 @@ def _advanced_index(t: Tensor, key: list) -> Tensor:
         raise IndexError(str(exc).replace(" axis ", " dimension ")) from None
     saved = tuple(None if isinstance(a, slice) else _wrap(a) for a in key)
     return F.IndexBackward0.apply(t, key=key, index_tensors=saved)
+
+
+# scatter, index_add, index_fill, masked_scatter, cummax, kthvalue, nansum, unflatten ...: written in
+# index_methods.py (which needs Tensor), attached here
+from . import index_methods  # noqa: E402
+
+for _name in index_methods.__all__:
+    setattr(Tensor, _name, getattr(index_methods, _name))

@@ -17,10 +17,10 @@ from .conv import AvgPool2d, Conv1d, Conv2d, MaxPool1d, MaxPool2d
 from .module import Module
 from .modules import (ELU, GELU, BatchNorm1d, BatchNorm2d, BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, Dropout,
                       Embedding, Flatten, Identity, L1Loss, LayerNorm, LeakyReLU, Linear, LogSoftmax, MSELoss,
-                      NLLLoss, ReLU, Sequential, Sigmoid, SiLU, SmoothL1Loss, Softmax, Softplus, Tanh)
+                      NLLLoss, ReLU, Sequential, Sigmoid, SiLU, SmoothL1Loss, Softmax, Softplus, Tanh, Unflatten)
 from .parameter import Parameter
 
-__all__ = ["Parameter", "Module", "Identity", "Linear", "Flatten", "Dropout", "Sequential", "ModuleList", "ModuleDict",
+__all__ = ["Parameter", "Module", "Identity", "Linear", "Flatten", "Unflatten", "Dropout", "Sequential", "ModuleList", "ModuleDict",
            "ParameterList", "ParameterDict", "ReLU", "LeakyReLU", "GELU", "SiLU", "Softplus", "ELU", "Tanh", "Sigmoid",
            "Softmax", "LogSoftmax", "MSELoss", "NLLLoss", "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss", "L1Loss",
            "SmoothL1Loss", "LayerNorm", "Embedding", "BatchNorm1d", "BatchNorm2d", "Conv1d", "Conv2d", "MaxPool1d",

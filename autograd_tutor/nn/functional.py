@@ -617,3 +617,8 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
 from ._conv import avg_pool2d, conv1d, conv2d, max_pool1d, max_pool2d  # noqa: E402
 
 __all__ += ["conv1d", "conv2d", "max_pool1d", "max_pool2d", "avg_pool2d"]
+
+# ---- ops2: padding, normalize, cosine_similarity (one block)
+from ._pad_norm import cosine_similarity, normalize, pad  # noqa: E402
+
+__all__ += ["pad", "normalize", "cosine_similarity"]

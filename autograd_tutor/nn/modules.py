@@ -31,7 +31,7 @@ from .container import _renumber
 from .module import Module
 from .parameter import Parameter
 
-__all__ = ["Identity", "Linear", "Flatten", "Dropout", "Sequential", "ReLU", "LeakyReLU", "GELU", "SiLU", "Softplus", "ELU",
+__all__ = ["Identity", "Linear", "Flatten", "Unflatten", "Dropout", "Sequential", "ReLU", "LeakyReLU", "GELU", "SiLU", "Softplus", "ELU",
            "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "MSELoss", "NLLLoss", "CrossEntropyLoss"]
 
 
@@ -95,6 +95,24 @@ class Flatten(Module):
 
     def extra_repr(self) -> str:
         return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
+
+
+class Unflatten(Module):
+    """Splits dim ``dim`` into ``unflattened_size``, the inverse of Flatten: (N, 784) becomes (N, 1, 28, 28)."""
+
+    def __init__(self, dim: int, unflattened_size) -> None:
+        super().__init__()
+        if not isinstance(unflattened_size, (tuple, list)):
+            raise TypeError(f"unflattened_size must be a tuple of ints, but found type "
+                            f"{type(unflattened_size).__name__}")
+        self.dim = dim
+        self.unflattened_size = unflattened_size
+
+    def forward(self, input: Tensor) -> Tensor:
+        return input.unflatten(self.dim, self.unflattened_size)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}, unflattened_size={self.unflattened_size}"
 
 
 class Sequential(Module):

@@ -1,0 +1,58 @@
+"""``torch.linalg``: the vector norm of any order and the Frobenius matrix norm, both one
+``LinalgVectorNormBackward0`` as in torch.
+
+>>> import autograd_tutor as torch
+>>> torch.linalg.vector_norm(torch.tensor([3., 4.])), torch.linalg.norm(torch.tensor([[1., 1.], [1., 1.]]), 'fro')
+(tensor(5.), tensor(2.))
+"""
+from __future__ import annotations
+
+from .autograd.dtypes import kind_name
+from .autograd.tensor import Tensor, _dim, _dim_tuple
+
+__all__ = ["vector_norm", "norm", "matrix_norm"]
+
+_MATRIX_ORDERS = ("fro", "nuc", 1, -1, 2, -2, float("inf"), float("-inf"))
+
+
+def vector_norm(x: Tensor, ord=2, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
+    """(sum |x_i|^ord)^(1/ord) over ``dim`` (all entries by default); ord inf is the largest |x_i|, 0 counts the
+    entries that are not 0."""
+    if isinstance(ord, str):
+        raise TypeError("linalg_vector_norm(): argument 'ord' (position 2) must be Number, not str")
+    if dtype is not None:
+        raise NotImplementedError("autograd_tutor: linalg.vector_norm with dtype= is not supported")
+    if x._data.dtype.kind != "f":
+        raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
+                           f"{kind_name(x._data)}")
+    return x.norm(ord, dim, keepdim)
+
+
+def matrix_norm(A: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None) -> Tensor:
+    """The Frobenius norm sqrt(sum of A_ij^2) over the two dims ``dim``: the vector 2-norm of the entries.
+    The norms from singular values or row sums ('nuc', 2, 1, inf, ...) are not supported."""
+    if A.ndim < 2:
+        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
+    dims = _dim_tuple(dim)
+    if len(dims) != 2:
+        raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, dims))}")
+    if ord not in _MATRIX_ORDERS:
+        raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+    if ord != "fro":
+        raise NotImplementedError(f"autograd_tutor: linalg.matrix_norm supports ord='fro' only, not {ord!r}")
+    return vector_norm(A, 2, tuple(_dim(d, A.ndim) for d in dims), keepdim, dtype=dtype)
+
+
+def norm(A: Tensor, ord=None, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
+    """A vector norm (one dim, a 1-D input, or all entries when neither ord nor dim is given) or a matrix norm
+    (two dims, a 2-D input with ``ord``, or ord 'fro' / 'nuc')."""
+    dims = None if dim is None else _dim_tuple(dim)
+    if dims is not None and len(dims) not in (1, 2):
+        raise RuntimeError(f"linalg.norm: If dim is specified, it must be of length 1 or 2. Got {list(dims)}")
+    if dims is None and ord is not None and A.ndim not in (1, 2):
+        raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got "
+                           f"{A.ndim}D.")
+    if isinstance(ord, str) or (dims is None and ord is not None and A.ndim == 2) or (dims and len(dims) == 2):
+        return matrix_norm(A, "fro" if ord is None else ord, (-2, -1) if dims is None else dims, keepdim,
+                           dtype=dtype)
+    return vector_norm(A, 2.0 if ord is None else ord, dim, keepdim, dtype=dtype)
