@@ -229,7 +229,7 @@ class AvgPool2DBackward0(Function):
     """y = the sum of each window of the last two axes / its divisor: kh*kw (padding zeros counted), or only the
     entries inside the input (count_include_pad=False), or ``divisor_override``;
     dx = each g / divisor spread evenly over its window."""
-    saved_names = ("self",)
+    saved_names = ("self", "divisor_override")  # None unless given, as torch shows it
 
     @staticmethod
     def forward(ctx, x, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, out):

@@ -516,8 +516,15 @@ def _add_to_grad(tensor, g, create_graph, node, listening, owned=False, g_copy=N
         first = CopyBackwards.apply(Tensor._make(np.zeros_like(g._data)), g) if tensor.grad_fn is None else g.clone()
         tensor._grad = first if before is None else before + g
     elif before is None:
-        dtype = tensor._data.dtype
-        tensor._grad = Tensor._make(np.asarray(g, dtype) if owned else np.array(g, dtype=dtype))
+        d = tensor._data
+        if owned and g.dtype == d.dtype and (g.strides == d.strides or tensor._grad_fn is not None):
+            first = g
+        elif tensor._grad_fn is None:  # torch's layout contract: a leaf's grad has the leaf's strides (a gradient
+            first = np.empty_like(d)   # that came through a transpose is copied, so x.grad.view(-1) works)
+            first[...] = g
+        else:
+            first = np.array(g, dtype=d.dtype)
+        tensor._grad = Tensor._make(first)
     else:  # in place, even into a grad built with create_graph (it keeps its grad_fn, as in torch)
         before._data += g
         before._vbox[0] += 1

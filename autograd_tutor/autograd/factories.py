@@ -288,8 +288,10 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, device=None,
     return _drawn(lambda n: gen.normal(n, np_dtype, mean, std), shape, requires_grad)
 
 
-def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
-    """Integers in [low, high) (int64), as torch draws them: ``randint(10, (3,))`` or ``randint(-5, 5, (3,))``."""
+def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=None,
+            requires_grad=False) -> Tensor:
+    """Integers in [low, high) (int64), as torch draws them: ``randint(10, (3,))``, ``randint(10, size=(3,))``
+    or ``randint(-5, 5, (3,))``."""
     if size is None:
         if high is None:
             raise TypeError("randint() missing required argument 'size' (call it as randint(high, size) or "
@@ -297,6 +299,8 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
         low, high, size, position = 0, low, high, 2
     else:
         position = 3
+        if high is None:  # randint(10, size=(3,)): the one number is the upper end
+            low, high = 0, low
     check_cpu(device)
     shape = _size_tuple("randint", size, position)
     gen = generator or random.default_generator

@@ -1874,6 +1874,8 @@ def vector_norm(d: np.ndarray, ord, axis, keepdims: bool) -> np.ndarray:
         return np.add.reduce(a, axis=axis, keepdims=keepdims)
     if ord == float("inf"):
         return np.max(a, axis=axis, keepdims=keepdims)
+    if ord == float("-inf"):  # the smallest |d_i|
+        return np.min(a, axis=axis, keepdims=keepdims)
     if ord == 0:  # the "0-norm": how many entries are not zero
         return np.count_nonzero(a, axis=axis, keepdims=keepdims).astype(d.dtype)
     with np.errstate(divide="ignore"):  # a negative order: a zero entry makes the norm 0, as in torch
@@ -1882,10 +1884,11 @@ def vector_norm(d: np.ndarray, ord, axis, keepdims: bool) -> np.ndarray:
 
 def norm_backward(x: np.ndarray, z: np.ndarray, g: np.ndarray, p, axis) -> np.ndarray:
     """The gradient of z = ||x||_p (z and g spread back over x's shape) for p > 0: sign(x) g for p = 1, the largest
-    |x_i| takes g for p = inf (shared among ties), else x |x|^(p-2) g / z^(p-1), 0 where z is 0."""
+    |x_i| takes g for p = inf (the smallest for -inf; shared among ties), else x |x|^(p-2) g / z^(p-1), 0 where z
+    is 0."""
     if p == 1:
         return np.sign(x) * g
-    if p == float("inf"):
+    if p == float("inf") or p == float("-inf"):
         wins = np.abs(x) == z
         return np.sign(x) * g * wins / wins.sum(axis=axis, keepdims=True)
     scale = np.where(z == 0, 0, g / np.where(z == 0, 1, z ** (p - 1)))  # 0 at a zero norm, as torch

@@ -28,6 +28,8 @@ CASES = {
         x, y = next(iter(data.DataLoader(ds, batch_size=2, pin_memory=True, num_workers=0)))
         print(x, y)
         print(list(data.DataLoader([3, 1, 4, 1, 5], batch_size=None, shuffle=True)))  # samples, uncollated
+        print(list(data.DataLoader(data.TensorDataset(torch.zeros(2), torch.ones(2)), batch_size=None)))
+        print(list(data.DataLoader([(1, 2.0), {'a': np.ones(2)}], batch_size=None)), data.default_convert((3,)))
     """,
     "samplers": """
         data = torch.utils.data

@@ -501,3 +501,25 @@ def test_hessian_matches_central_differences_of_the_gradient():
     numeric = np.stack([(grad_at(x0 + e) - grad_at(x0 - e)) / 2e-6 for e in np.eye(3) * 1e-6], axis=1)
     np.testing.assert_allclose(h, numeric, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(h, h.T, atol=1e-12)
+
+
+GRAD_LAYOUT = """
+x = torch.ones(3, 2, requires_grad=True)
+(x.t() * 2).sum().backward()                      # the gradient arrives transposed
+print(x.grad.is_contiguous(), x.grad.stride(), x.grad.view(-1))
+(x.t().sin()).sum().backward()                    # accumulated in place: the layout stays
+print(x.grad.stride())
+w = torch.arange(6.).reshape(3, 2).t().detach().requires_grad_()   # a transposed leaf
+(w * w).sum().backward()
+print(w.stride(), w.grad.stride(), w.grad)
+v = torch.ones(2, 3, requires_grad=True)
+h = v.t() * 3
+h.retain_grad()
+h.sum().backward()
+print(v.grad.stride(), h.grad.stride())
+"""
+
+
+def test_a_leaf_grad_takes_the_leaf_layout(conform):
+    """torch's layout contract: a leaf's first .grad has the leaf's strides, whatever layout the gradient came in."""
+    conform(GRAD_LAYOUT)

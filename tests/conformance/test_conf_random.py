@@ -26,6 +26,7 @@ CASES = {
         print(torch.randperm(8), torch.randperm(1), torch.randperm(0), torch.randint(3, (2,), dtype=torch.float32))
         x = torch.zeros(2, 3)
         print(torch.randint_like(x, 4), torch.rand_like(x), torch.randn_like(x))
+        print(torch.randint(5, size=(4,)), torch.randint(high=5, size=(3,)), torch.randint(low=1, high=5, size=(3,)))
         with expect(): torch.randint(5, 3, (2,))
     """,
     "normal-and-in-place-fills": """

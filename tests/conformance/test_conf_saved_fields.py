@@ -37,6 +37,9 @@ print(values())
 """
 
 EXPRS = [
+    # pooling: every field, None where not given
+    "torch.nn.functional.avg_pool2d(x, 2)", "torch.nn.functional.avg_pool2d(x, 2, 1, 1, divisor_override=3)",
+    "torch.nn.functional.max_pool2d(x, 2)",
     # reductions: dims saved as a tuple, as given
     "x.sum(1)", "x.sum(-1)", "x.sum((0, 2))", "x.sum((-1, 0))", "x.sum(-1, keepdim=True)", "x.sum([1])", "x.sum(())",
     "x.sum(dim=(2, -2))", "x[0, 0, 0].sum(-1)",

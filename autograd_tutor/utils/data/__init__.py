@@ -9,10 +9,10 @@ A *dataset* answers ``len(ds)`` and ``ds[i]``; a *sampler* says in which order t
 >>> [y.tolist() for x, y in DataLoader(ds, batch_size=2)]
 [[0, 10], [20, 30], [40]]
 """
-from .collate import default_collate
+from .collate import default_collate, default_convert
 from .dataloader import DataLoader
 from .dataset import Dataset, Subset, TensorDataset, random_split
 from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
 
 __all__ = ["Dataset", "TensorDataset", "Subset", "random_split", "Sampler", "SequentialSampler", "RandomSampler",
-           "BatchSampler", "DataLoader", "default_collate"]
+           "BatchSampler", "DataLoader", "default_collate", "default_convert"]

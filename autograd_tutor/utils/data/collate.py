@@ -1,4 +1,5 @@
-"""``default_collate``: turn a list of samples into one batch, keeping the samples' structure.
+"""``default_collate``: turn a list of samples into one batch, keeping the samples' structure
+(``default_convert``: one sample, without batching).
 
 Tensors are stacked along a new first dim; Python floats become a float64 tensor, ints an int64 tensor, NumPy
 arrays tensors; strings stay as they are (a list or tuple of them); a dict, tuple or list is collated field by field (a tuple of fields comes
@@ -24,7 +25,7 @@ from ...autograd.factories import as_tensor, tensor
 from ...autograd.tensor import Tensor
 from ...ops import stack
 
-__all__ = ["default_collate"]
+__all__ = ["default_collate", "default_convert"]
 
 ERROR = "default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; found {}"
 
@@ -75,3 +76,22 @@ def _rebuilt(kind, fields):
         return kind(fields)
     except TypeError:
         return fields
+
+
+def default_convert(data):
+    """What a loader without batching (``batch_size=None``) gives for one sample: NumPy arrays and scalars become
+    tensors, a dict or a sequence is converted item by item (a tuple comes back as a list, as in torch), and
+    numbers and strings stay as they are.
+
+    >>> default_convert((np.ones(2), 3))
+    [tensor([1., 1.], dtype=torch.float64), 3]
+    """
+    if isinstance(data, (np.ndarray, np.generic)) and data.dtype.kind not in "SUO":
+        return as_tensor(data)
+    if isinstance(data, collections.abc.Mapping):
+        return type(data)({key: default_convert(value) for key, value in data.items()})
+    if isinstance(data, tuple) and hasattr(data, "_fields"):  # a namedtuple stays one
+        return type(data)(*(default_convert(d) for d in data))
+    if isinstance(data, collections.abc.Sequence) and not isinstance(data, (str, bytes)):
+        return [default_convert(d) for d in data]
+    return data

@@ -19,7 +19,7 @@ import warnings
 import numpy as np
 
 from ...autograd.random import default_generator
-from .collate import default_collate
+from .collate import default_collate, default_convert
 from .sampler import BatchSampler, RandomSampler, SequentialSampler
 
 __all__ = ["DataLoader"]
@@ -59,7 +59,7 @@ class DataLoader:
         self.num_workers = num_workers
         self.pin_memory = pin_memory
         self.generator = generator
-        self.collate_fn = collate_fn if collate_fn is not None else default_collate if batch_sampler else _as_is
+        self.collate_fn = collate_fn if collate_fn is not None else default_collate if batch_sampler else default_convert
 
     @property
     def _index_sampler(self):
@@ -71,11 +71,6 @@ class DataLoader:
 
     def __len__(self) -> int:
         return len(self._index_sampler)
-
-
-def _as_is(sample):
-    """The ``collate_fn`` without batching (``batch_size=None``): each sample as the dataset gives it."""
-    return sample
 
 
 class _SingleProcessDataLoaderIter:
