@@ -2072,8 +2072,8 @@ def _index(t: Tensor, key: tuple, single_slice: bool = False) -> Tensor:
         elif isinstance(k, (numbers.Integral, Tensor)):
             index = int(k)
             size = out.shape[dim]
-            if not -size <= index < size:
-                raise IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
+            if not -size <= index < size:  # torch names the index's position in the key as its dimension
+                raise IndexError(f"index {index} is out of bounds for dimension {i} with size {size}")
             out = shown(F.SelectBackward0.apply(out, dim=dim, key=index % size), index=index)
         else:
             raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "

@@ -4,6 +4,12 @@ import pytest
 torch = pytest.importorskip("torch")
 
 CASES = {
+    "an-index-out-of-range-names-its-position-in-the-key": """
+        x = torch.zeros(2, 3, 1)
+        for key in ["x[0, 1, 1]", "x[..., 5]", "x[0, ..., 5]", "x[None, None, 0, 0, 7]", "x[0, None, 5]",
+                    "x[True, 0, 9]", "x[..., None, 2]", "x[0, 1:2, 3]", "x[5]", "x[0][0, 2]"]:
+            with expect(): eval(key)
+    """,
     "remainder-floor-divide-and-clamp-nodes": """
         x = torch.tensor([1., -2., 3.5], requires_grad=True)
         z = x // 2
