@@ -20,8 +20,8 @@ from .modules import (ELU, GELU, BatchNorm1d, BatchNorm2d, BCELoss, BCEWithLogit
                       NLLLoss, ReLU, Sequential, Sigmoid, SiLU, SmoothL1Loss, Softmax, Softplus, Tanh, Unflatten)
 from .parameter import Parameter
 
-__all__ = ["Parameter", "Module", "Identity", "Linear", "Flatten", "Unflatten", "Dropout", "Sequential", "ModuleList", "ModuleDict",
-           "ParameterList", "ParameterDict", "ReLU", "LeakyReLU", "GELU", "SiLU", "Softplus", "ELU", "Tanh", "Sigmoid",
-           "Softmax", "LogSoftmax", "MSELoss", "NLLLoss", "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss", "L1Loss",
-           "SmoothL1Loss", "LayerNorm", "Embedding", "BatchNorm1d", "BatchNorm2d", "Conv1d", "Conv2d", "MaxPool1d",
-           "MaxPool2d", "AvgPool2d", "functional", "init", "utils"]
+__all__ = ["Parameter", "Module", "Identity", "Linear", "Flatten", "Unflatten", "Dropout", "Sequential", "ModuleList",
+           "ModuleDict", "ParameterList", "ParameterDict", "ReLU", "LeakyReLU", "GELU", "SiLU", "Softplus", "ELU",
+           "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "MSELoss", "NLLLoss", "CrossEntropyLoss", "BCELoss",
+           "BCEWithLogitsLoss", "L1Loss", "SmoothL1Loss", "LayerNorm", "Embedding", "BatchNorm1d", "BatchNorm2d",
+           "Conv1d", "Conv2d", "MaxPool1d", "MaxPool2d", "AvgPool2d", "functional", "init", "utils"]

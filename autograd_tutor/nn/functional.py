@@ -26,8 +26,8 @@ from ._functions import (REDUCTIONS, DivBackward1, EluBackward0, EluBackward1, G
                          LeakyReluBackward0, LeakyReluBackward1, MaskedFillBackward0, MseLossBackward0, MulBackward1,
                          NllLoss2DBackward0, NllLossBackward0, SiluBackward0, SoftplusBackward0)
 
-__all__ = ["linear", "dropout", "relu", "relu_", "leaky_relu", "leaky_relu_", "gelu", "silu", "softplus", "elu", "elu_", "tanh",
-           "sigmoid", "softmax", "log_softmax", "mse_loss", "nll_loss", "cross_entropy"]
+__all__ = ["linear", "dropout", "relu", "relu_", "leaky_relu", "leaky_relu_", "gelu", "silu", "softplus", "elu",
+           "elu_", "tanh", "sigmoid", "softmax", "log_softmax", "mse_loss", "nll_loss", "cross_entropy"]
 
 
 # ---- binary cross entropy, L1 and smooth L1 losses, one_hot (one block)

@@ -31,8 +31,8 @@ from .container import _renumber
 from .module import Module
 from .parameter import Parameter
 
-__all__ = ["Identity", "Linear", "Flatten", "Unflatten", "Dropout", "Sequential", "ReLU", "LeakyReLU", "GELU", "SiLU", "Softplus", "ELU",
-           "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "MSELoss", "NLLLoss", "CrossEntropyLoss"]
+__all__ = ["Identity", "Linear", "Flatten", "Unflatten", "Dropout", "Sequential", "ReLU", "LeakyReLU", "GELU", "SiLU",
+           "Softplus", "ELU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "MSELoss", "NLLLoss", "CrossEntropyLoss"]
 
 
 class Identity(Module):

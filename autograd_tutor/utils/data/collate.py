@@ -2,8 +2,8 @@
 (``default_convert``: one sample, without batching).
 
 Tensors are stacked along a new first dim; Python floats become a float64 tensor, ints an int64 tensor, NumPy
-arrays tensors; strings stay as they are (a list or tuple of them); a dict, tuple or list is collated field by field (a tuple of fields comes
-back as a list, as in torch).
+arrays tensors; strings stay as they are (a list or tuple of them); a dict, tuple or list is collated field by
+field (a tuple of fields comes back as a list, as in torch).
 
 >>> import autograd_tutor as torch
 >>> from autograd_tutor.utils.data import default_collate

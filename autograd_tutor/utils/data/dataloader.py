@@ -59,7 +59,9 @@ class DataLoader:
         self.num_workers = num_workers
         self.pin_memory = pin_memory
         self.generator = generator
-        self.collate_fn = collate_fn if collate_fn is not None else default_collate if batch_sampler else default_convert
+        if collate_fn is None:  # batches are collated, single samples (batch_size=None) converted
+            collate_fn = default_collate if batch_sampler else default_convert
+        self.collate_fn = collate_fn
 
     @property
     def _index_sampler(self):
