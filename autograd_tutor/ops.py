@@ -271,3 +271,7 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary") -> 
 
 
 __all__ += ["cdist"]
+
+# ---- ops3: fused updates and blending (Tensor methods of autograd/blend_functions.py)
+__all__ += ["addcmul", "addcdiv", "lerp"]
+addcmul, addcdiv, lerp = (_method(n) for n in ("addcmul", "addcdiv", "lerp"))

@@ -200,6 +200,12 @@ def max_pool_indices(d: np.ndarray, kernel, stride, padding, dilation, out) -> n
     return rows * d.shape[-1] + cols
 
 
+def at_indices(d: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """The entries of each plane (last two axes) of d at ``idx`` (row * width + column in that plane)."""
+    planes = d.reshape(d.shape[:-2] + (-1,))
+    return np.take_along_axis(planes, idx.reshape(idx.shape[:-2] + (-1,)), -1).reshape(idx.shape)
+
+
 class MaxPool2DWithIndicesBackward0(Function):
     """y = the largest entry of each window, read at ``indices`` (from :func:`max_pool_indices`);
     dx = zeros with each g added at its window's maximum (twice where two windows share one)."""
@@ -209,10 +215,7 @@ class MaxPool2DWithIndicesBackward0(Function):
     def forward(ctx, x, *, indices, kernel_size, stride, padding, dilation, ceil_mode):
         ctx.save(ceil_mode=ceil_mode, dilation=dilation, kernel_size=kernel_size, padding=padding,
                  result1=indices, self=x, stride=stride)
-        d = x._data
-        planes = d.reshape(d.shape[:-2] + (-1,))
-        idx = indices._data
-        return np.take_along_axis(planes, idx.reshape(idx.shape[:-2] + (-1,)), -1).reshape(idx.shape)
+        return at_indices(x._data, indices._data)
 
     @staticmethod
     def backward(ctx, g):

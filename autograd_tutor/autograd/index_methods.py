@@ -1,6 +1,6 @@
 """Tensor methods that write at indices or run along a dim: ``scatter`` / ``scatter_add`` (and their in-place
 forms), ``index_add``, ``index_fill``, ``masked_scatter``, ``cummax`` / ``cummin``, ``logcumsumexp``,
-``kthvalue``, ``nansum`` / ``nanmean`` and ``unflatten``, with torch's checks and messages. tensor.py attaches
+``kthvalue``, ``nansum`` / ``nanmean``, ``unflatten`` and ``unfold``, with torch's checks and messages. tensor.py attaches
 each name in ``__all__`` to Tensor; the nodes are in ``index_functions.py``.
 
 >>> import autograd_tutor as torch
@@ -20,11 +20,12 @@ from . import functions as F
 from . import index_functions as I
 from .dtypes import kind_name
 from .function import shown
+from .pool_functions import UnfoldBackward0
 from .tensor import Tensor, _broadcast_shape, _dim, _dim_tuple, return_types
 
 __all__ = ["scatter", "scatter_", "scatter_add", "scatter_add_", "index_add", "index_add_", "index_fill",
            "index_fill_", "masked_scatter", "masked_scatter_", "cummax", "cummin", "logcumsumexp", "kthvalue",
-           "nansum", "nanmean", "unflatten"]
+           "nansum", "nanmean", "unflatten", "unfold"]
 
 
 SCATTER_SIGNATURES = ("scatter() received an invalid combination of arguments - got (int, Tensor), but expected one "
@@ -241,3 +242,17 @@ def unflatten(self, dim, sizes):
                            "the input tensor")
     sizes = [n // known if s == -1 else s for s in sizes]
     return self.view(*self.shape[:d], *sizes, *self.shape[d + 1:])
+
+
+def unfold(self, dimension, size, step):
+    """The windows of ``size`` entries, ``step`` apart, along ``dimension``, as a view with one more dim (the
+    entries of each window): ``torch.arange(6.).unfold(0, 2, 2)`` is ``[[0, 1], [2, 3], [4, 5]]``."""
+    d = _dim(dimension, max(self.ndim, 1))
+    if size < 0:
+        raise RuntimeError(f"size is {size} but must be >= 0")
+    longest = self.shape[d] if self.ndim else 1
+    if size > longest:
+        raise RuntimeError(f"maximum size for tensor at dimension {d} is {longest} but size is {size}")
+    if step <= 0:
+        raise RuntimeError(f"step is {step} but must be > 0")
+    return UnfoldBackward0.apply(self, dimension=d, size=size, step=step, given=dimension)

@@ -2103,9 +2103,10 @@ def _advanced_index(t: Tensor, key: list) -> Tensor:
     return F.IndexBackward0.apply(t, key=key, index_tensors=saved)
 
 
-# scatter, index_add, index_fill, masked_scatter, cummax, kthvalue, nansum, unflatten ...: written in
-# index_methods.py (which needs Tensor), attached here
-from . import index_methods  # noqa: E402
+# scatter, index_add, index_fill, masked_scatter, cummax, kthvalue, nansum, unflatten ... (index_methods.py) and
+# addcmul, addcdiv, lerp (blend_functions.py): written beside their nodes (they need Tensor), attached here
+from . import blend_functions, index_methods  # noqa: E402
 
-for _name in index_methods.__all__:
-    setattr(Tensor, _name, getattr(index_methods, _name))
+for _module in (index_methods, blend_functions):
+    for _name in _module.__all__:
+        setattr(Tensor, _name, getattr(_module, _name))

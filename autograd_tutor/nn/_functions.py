@@ -462,23 +462,26 @@ class SoftplusBackwardBackward0(Function):
         return dg, dx * _mask(t, _data(xb) < threshold) * beta
 
 
-def _elu_grad(g, x, alpha, is_result: bool):
-    """The gradient of elu from its input x, or from its result (``is_result``, after an in-place elu)."""
-    a = x.dtype.type(alpha)
+def _elu_grad(g, x, alpha, is_result: bool, scale=1):
+    """The gradient of scale * elu from its input x, or from its result (``is_result``, after an in-place elu)."""
+    a = x.dtype.type(alpha * scale)
+    slope = g if scale == 1 else g * x.dtype.type(scale)
     if is_result:
-        return np.where(x > 0, g, g * (x + a))
-    return np.where(x > 0, g, g * a * _rounded(np.exp, np.minimum(x, 0)))
+        return np.where(x > 0, slope, g * (x + a))
+    return np.where(x > 0, slope, g * a * _rounded(np.exp, np.minimum(x, 0)))
 
 
 class EluBackward0(Function):
-    """z = x where x > 0, else alpha (exp(x) - 1);  dz/dx = 1 where x > 0, else alpha exp(x)."""
+    """z = x where x > 0, else alpha (exp(x) - 1);  dz/dx = 1 where x > 0, else alpha exp(x). ``scale`` multiplies
+    both (selu: alpha = 1.6733, scale = 1.0507, which keep activations near mean 0 and variance 1)."""
     saved_names = ("self",)
 
     @staticmethod
-    def forward(ctx, x, alpha):
+    def forward(ctx, x, alpha, scale=1):
         d = _floating(x, "elu_cpu")
-        ctx.save(alpha=alpha, input_scale=1, scale=1, self=x)
-        return np.where(d >= 0, d, _rounded(np.expm1, np.minimum(d, 0)) * d.dtype.type(alpha))  # -0 stays -0
+        ctx.save(alpha=alpha, input_scale=1, scale=scale, self=x)
+        z = np.where(d >= 0, d, _rounded(np.expm1, np.minimum(d, 0)) * d.dtype.type(alpha))  # -0 stays -0
+        return z if scale == 1 else z * d.dtype.type(scale)
 
     @staticmethod
     def backward(ctx, g):
@@ -488,8 +491,8 @@ class EluBackward0(Function):
 def _elu_backward(ctx, g, saved: str, is_result: bool):
     x = ctx._unpack(saved, _is_tensor(g))
     if _is_tensor(g):
-        return EluBackwardBackward0.apply(g, x, alpha=ctx.alpha, is_result=is_result)
-    return _elu_grad(g, x, ctx.alpha, is_result)
+        return EluBackwardBackward0.apply(g, x, alpha=ctx.alpha, is_result=is_result, scale=ctx.scale)
+    return _elu_grad(g, x, ctx.alpha, is_result, ctx.scale)
 
 
 class EluBackward1(Function):
@@ -498,9 +501,9 @@ class EluBackward1(Function):
     saves_result = True
 
     @staticmethod
-    def forward(ctx, x, alpha):
-        ctx.save(alpha=alpha, input_scale=1, scale=1)
-        return EluBackward0.forward(_NULL_CTX, x, alpha)
+    def forward(ctx, x, alpha, scale=1):
+        ctx.save(alpha=alpha, input_scale=1, scale=scale)
+        return EluBackward0.forward(_NULL_CTX, x, alpha, scale)
 
     @staticmethod
     def backward(ctx, g):
@@ -515,18 +518,19 @@ class EluBackwardBackward0(Function):
     saved_names = ("grad_output", "self_or_result")
 
     @staticmethod
-    def forward(ctx, g, x, alpha, is_result):
-        ctx.save(alpha=alpha, grad_output=g, input_scale=1, is_result=is_result, scale=1, self_or_result=x)
-        return _elu_grad(g._data, x._data, alpha, is_result)
+    def forward(ctx, g, x, alpha, is_result, scale=1):
+        ctx.save(alpha=alpha, grad_output=g, input_scale=1, is_result=is_result, scale=scale, self_or_result=x)
+        return _elu_grad(g._data, x._data, alpha, is_result, scale)
 
     @staticmethod
     def backward(ctx, gg):
-        t, alpha, is_result = _is_tensor(gg), ctx.alpha, ctx.is_result
+        t, alpha, is_result, scale = _is_tensor(gg), ctx.alpha, ctx.is_result, ctx.scale
         g, x = ctx._unpack("grad_output", t), ctx._unpack("self_or_result", t)
         if t:
-            dg = EluBackwardBackward0.apply(gg, x, alpha=alpha, is_result=is_result)
-            dx = gg * g if is_result else EluBackwardBackward0.apply(gg * g, x, alpha=alpha, is_result=False)
+            dg = EluBackwardBackward0.apply(gg, x, alpha=alpha, is_result=is_result, scale=scale)
+            dx = gg * g if is_result else EluBackwardBackward0.apply(gg * g, x, alpha=alpha, is_result=False,
+                                                                      scale=scale)
         else:
-            dg = _elu_grad(gg, x, alpha, is_result)
-            dx = gg * g if is_result else _elu_grad(gg * g, x, alpha, False)
+            dg = _elu_grad(gg, x, alpha, is_result, scale)
+            dx = gg * g if is_result else _elu_grad(gg * g, x, alpha, False, scale)
         return dg, dx * _mask(t, _data(x) < 0)

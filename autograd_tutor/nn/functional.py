@@ -622,3 +622,15 @@ __all__ += ["conv1d", "conv2d", "max_pool1d", "max_pool2d", "avg_pool2d"]
 from ._pad_norm import cosine_similarity, normalize, pad  # noqa: E402
 
 __all__ += ["pad", "normalize", "cosine_similarity"]
+
+# ---- ops3: adaptive pooling and avg_pool1d (one block)
+from ._pool import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool1d, adaptive_max_pool2d,  # noqa: E402
+                    avg_pool1d)
+
+__all__ += ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool1d", "adaptive_max_pool2d", "avg_pool1d"]
+
+# ---- ops3: more activations, huber_loss and kl_div (one block)
+from ._activations import (hardtanh, hardtanh_, huber_loss, kl_div, logsigmoid, mish, relu6, selu,  # noqa: E402
+                           selu_)
+
+__all__ += ["relu6", "hardtanh", "hardtanh_", "logsigmoid", "selu", "selu_", "mish", "huber_loss", "kl_div"]
