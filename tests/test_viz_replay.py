@@ -7,6 +7,7 @@ import autograd_tutor as torch
 from autograd_tutor import events
 from autograd_tutor.viz import GraphModel, build_steps, replay_json, state_at
 from autograd_tutor.viz.narrate import local_formula, node_sentence
+from autograd_tutor.widgets import GraphWidget
 
 
 def _record(fn):
@@ -192,3 +193,27 @@ def test_passes_are_made_light_once_and_keep_their_event_types():
     assert flowed and all(isinstance(r, events.GradientFlowed) and type(r.value) is Value for r in flowed)
     executed = next(r for r in records if r.kind == "node_executed")
     assert all(v is None or type(v) is Value for v in executed.grad_outputs + executed.grad_inputs)
+
+
+def test_a_pass_that_starts_outside_a_drawing_is_replayed_inside_it():
+    """GraphWidget(y), then y * 5 backward: the drawing replays where the gradient enters it and what it does
+    there; a later backward pass of another graph is not recorded."""
+    a = torch.tensor(2., requires_grad=True)
+    b = torch.tensor(3., requires_grad=True)
+    y = a * b
+    g = GraphWidget(y, namespace={"a": a, "b": b, "y": y})
+    try:
+        (y * 5).backward()
+        other = torch.tensor(1., requires_grad=True)
+        (other * 3).backward()
+        g.refresh()
+        assert g.model.pass_count == 1
+        assert g.steps[0].text == ("Backward pass 1 starts outside this drawing, at MulBackward0; follow the gradient "
+                                   "into the drawing.")
+        assert [s.text for s in g.steps[-3:]] == ["a receives 15 and stores it in a.grad, which becomes 15.",
+                                                  "b receives 10 and stores it in b.grad, which becomes 10.",
+                                                  "Backward pass 1 is done: a.grad = 15, b.grad = 10."]
+        assert [e["grad"] for e in g.graph["edges"]] == ["15", "10"]
+        assert [n["state"] for n in g.graph["nodes"] if n["label"] == "y"] == ["freed"]
+    finally:
+        g.close()

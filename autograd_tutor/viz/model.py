@@ -536,10 +536,10 @@ class GraphModel:
         if self._queue:
             self._drain()
         roots = [self.key_of_node(n) for n in e.root_node_ids]
-        if not any(r is not None for r in roots):
-            self._current = None
-            return
+        # a pass that starts outside the drawing (y.sum().backward() under GraphWidget(y)) is kept if it reaches it
         self._current = [e]
+        if not any(r is not None for r in roots):
+            return  # perhaps another graph's: the gradients on the edges stay until it writes its own
         self._flows = []
         for edge in self._flowing:  # a new pass: the gradients written on edges are the old pass's
             edge.grad = None
@@ -592,13 +592,29 @@ class GraphModel:
     def _backward_ended(self, e) -> None:
         if self._queue:
             self._drain()
-        if self._current is not None:
-            self._current.append(e)
-            self._passes.append(self._current)
-            self.pass_count += 1
-            del self._passes[:-MAX_PASSES]
-            self._current = None
-            self.version += 1
+        current, self._current = self._current, None
+        if current is not None:
+            current.append(e)
+            if self._reached(current):  # else a pass of another graph
+                self._passes.append(current)
+                self.pass_count += 1
+                del self._passes[:-MAX_PASSES]
+                self.version += 1
+
+    def _reached(self, records: list) -> bool:
+        """Whether a backward pass started in the drawing, ran or failed at one of its nodes, or filled one of its
+        ``.grad``."""
+        for r in records:
+            kind = r.kind
+            if kind == "backward_started":
+                if any(self.key_of_node(n) is not None for n in r.root_node_ids):
+                    return True
+            elif kind in ("node_executed", "backward_failed"):
+                if self.key_of_node(r.node_id) is not None:
+                    return True
+            elif kind == "grad_accumulated" and self.key_of_grad(r) is not None:
+                return True
+        return False
 
     # ------------------------------------------------------------------ walking grad_fn
     def _key(self, obj, create: bool = True) -> Optional[int]:

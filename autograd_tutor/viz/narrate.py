@@ -92,6 +92,13 @@ def start_sentence(number: int, root: str, grad: str, retain: bool) -> str:
     return f"Backward pass {number} starts at {root} with the gradient {grad} (∂{root}/∂{root} = 1){keep}."
 
 
+def outside_start_sentence(number: int, op: str, retain: bool) -> str:
+    """A pass whose root is not drawn (``y.sum().backward()`` under ``GraphWidget(y)``)."""
+    keep = "; retain_graph=True keeps what the nodes saved" if retain else ""
+    return (f"Backward pass {number} starts outside this drawing, at {op}; follow the gradient into the drawing"
+            f"{keep}.")
+
+
 def gradient_text(value) -> str:
     """A gradient's text, or "nothing" for an output that received none (a piece of a split left unused)."""
     return "nothing" if value is None else value.text

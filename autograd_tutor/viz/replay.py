@@ -113,8 +113,12 @@ class _Pass:
         for k in roots:
             if k is not None and grad is not None:
                 self.incoming[k] = [grad]
-        text = narrate.start_sentence(self.number, self.label(root), grad.text if grad is not None else "1",
-                                      self.retain)
+        if root is None:  # the pass began at a node outside the drawing: say where
+            first = next((x.name for x in self.records if x.kind == "node_executed"), "a node")
+            text = narrate.outside_start_sentence(self.number, first, self.retain)
+        else:
+            text = narrate.start_sentence(self.number, self.label(root), grad.text if grad is not None else "1",
+                                          self.retain)
         self.steps.append(Step("start", text, root, reset=True, number=self.number))
 
     def node(self, r, following: list) -> None:
