@@ -275,3 +275,16 @@ __all__ += ["cdist"]
 # ---- ops3: fused updates and blending (Tensor methods of autograd/blend_functions.py)
 __all__ += ["addcmul", "addcdiv", "lerp"]
 addcmul, addcdiv, lerp = (_method(n) for n in ("addcmul", "addcdiv", "lerp"))
+
+# ---- ops4: distinct values, drawing indices (Tensor methods of autograd/set_functions.py, sample_functions.py)
+__all__ += ["unique", "unique_consecutive", "multinomial", "aminmax", "msort"]
+unique, unique_consecutive, multinomial, aminmax, msort = (
+    _method(n) for n in ("unique", "unique_consecutive", "multinomial", "aminmax", "msort"))
+
+
+def xlogy(input, other) -> Tensor:
+    """``input * log(other)``, 0 where ``input`` is 0: ``Tensor.xlogy`` (two tensors only)."""
+    return Tensor.xlogy(input, other)
+
+
+__all__ += ["xlogy"]

@@ -16,7 +16,7 @@ from .function import Function
 from .functions import _needs_array_only, _rank
 from .tensor import Tensor, _broadcast_shape
 
-__all__ = ["addcmul", "addcmul_", "addcdiv", "addcdiv_", "lerp", "lerp_"]
+__all__ = ["addcmul", "addcmul_", "addcdiv", "addcdiv_", "lerp", "lerp_", "xlogy"]
 
 ADDCDIV_INTEGERS = (
     "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform a true "
@@ -174,24 +174,33 @@ def lerp_(self, end, weight):
 
 
 class XlogyBackward0(Function):
-    """z = x log(y), and 0 where x = 0 (so 0 log 0 = 0, as entropy needs);  dz/dx = log(y) where x != 0,
-    dz/dy = x / y."""
+    """z = x log(y), and 0 where x = 0 (so 0 log 0 = 0, as entropy needs);  dz/dx = log(y), but 0 where x = 0
+    and y <= 0 (torch's choice);  dz/dy = x / y."""
     saved_names = ("self", "other")
 
     @staticmethod
     def forward(ctx, x, y):
         ctx.save(other=y, self=x)
-        return xlogy(x._data, y._data)
+        return xlogy_array(x._data, y._data)
 
     @staticmethod
     def backward(ctx, g):
         _needs_array_only(ctx, g, "xlogy")
         x, y = ctx._unpack("self", False), ctx._unpack("other", False)
         with np.errstate(divide="ignore", invalid="ignore"):
-            return g * xlogy(x != 0, y).astype(g.dtype), g * x / y
+            return np.where((x == 0) & (y <= 0), 0, xlogy_array(g, y)).astype(g.dtype), g * x / y
 
 
-def xlogy(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+def xlogy(self, other):
+    """``torch.xlogy(x, y)`` for two tensors: x log y, 0 where x = 0 (XlogyBackward0). torch records
+    XlogyBackward1 / XlogyBackward2 for a number on either side, which autograd_tutor does not have."""
+    if not isinstance(self, Tensor) or not isinstance(other, Tensor):
+        raise NotImplementedError("autograd_tutor's xlogy takes two tensors; wrap the number in torch.tensor")
+    _broadcast_shape(self._data.shape, other._data.shape)
+    return XlogyBackward0.apply(self, other)
+
+
+def xlogy_array(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """x log y on arrays, 0 where x = 0 (unless y is nan)."""
     with np.errstate(divide="ignore", invalid="ignore"):
         out = x * np.log(y)

@@ -19,6 +19,8 @@ On top of its 32-bit words, torch builds each distribution in a fixed way, copie
   ``2**53`` for float64: every integer they hold exactly), one 64-bit word for int64 and float64, else one
   32-bit word (``DataLoader`` seeds its shuffling with one such int64 draw).
 - ``bernoulli`` (and so ``dropout``): a uniform ``u`` per entry, 1 where ``u < p``.
+- ``exponential_(lambd)``: a float64 uniform ``u`` per entry (two words, whatever the dtype),
+  ``-1 / lambd * log1p(-u)``, then rounded to the dtype.
 
 >>> import autograd_tutor as torch
 >>> _ = torch.manual_seed(0)
@@ -154,6 +156,10 @@ class Generator:
         p = np.asarray(p)
         dtype = p.dtype if p.dtype == np.float32 else np.float64
         return self._unit(p.size, dtype).reshape(p.shape) < p
+
+    def exponential(self, n: int, dtype, lambd: float = 1.0) -> np.ndarray:
+        """Exp(lambd) by inversion: ``-1 / lambd * log1p(-u)`` from float64 uniforms, as torch's CPU kernel."""
+        return (-1.0 / lambd * np.log1p(-self._unit(n, np.float64))).astype(dtype)
 
     def integers(self, n: int, low: int, high: int) -> np.ndarray:
         """``low + w % (high - low)`` as int64, one 32-bit word each (two when the range reaches 2**28)."""

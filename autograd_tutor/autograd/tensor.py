@@ -62,6 +62,7 @@ class Size(tuple):
 class _ReturnType(tuple):
     """A named pair such as ``torch.return_types.max(values=..., indices=...)``."""
     _name = ""
+    _fields = ("values", "indices")
 
     @property
     def values(self):
@@ -72,7 +73,8 @@ class _ReturnType(tuple):
         return self[1]
 
     def __repr__(self) -> str:
-        return f"torch.return_types.{self._name}(\nvalues={self[0]!r},\nindices={self[1]!r})"
+        first, second = self._fields
+        return f"torch.return_types.{self._name}(\n{first}={self[0]!r},\n{second}={self[1]!r})"
 
 
 class return_types:
@@ -85,6 +87,8 @@ class return_types:
     cummax = type("cummax", (_ReturnType,), {"_name": "cummax"})
     cummin = type("cummin", (_ReturnType,), {"_name": "cummin"})
     kthvalue = type("kthvalue", (_ReturnType,), {"_name": "kthvalue"})
+    aminmax = type("aminmax", (_ReturnType,), {"_name": "aminmax", "min": _ReturnType.values,
+                                               "max": _ReturnType.indices, "_fields": ("min", "max")})
 
 
 _warned_once: set = set()
@@ -2104,9 +2108,10 @@ def _advanced_index(t: Tensor, key: list) -> Tensor:
 
 
 # scatter, index_add, index_fill, masked_scatter, cummax, kthvalue, nansum, unflatten ... (index_methods.py) and
-# addcmul, addcdiv, lerp (blend_functions.py): written beside their nodes (they need Tensor), attached here
-from . import blend_functions, index_methods  # noqa: E402
+# addcmul, addcdiv, lerp (blend_functions.py), unique (set_functions.py), multinomial (sample_functions.py):
+# written beside their nodes (they need Tensor), attached here
+from . import blend_functions, index_methods, sample_functions, set_functions  # noqa: E402
 
-for _module in (index_methods, blend_functions):
+for _module in (index_methods, blend_functions, set_functions, sample_functions):
     for _name in _module.__all__:
         setattr(Tensor, _name, getattr(_module, _name))

@@ -15,7 +15,7 @@ import warnings
 
 import numpy as np
 
-from ..autograd.blend_functions import XlogyBackward0, xlogy
+from ..autograd.blend_functions import XlogyBackward0, xlogy_array
 from ..autograd.tensor import Tensor
 from ._act_functions import HardtanhBackward0, HuberLossBackward0, LogSigmoidBackward0, MishBackward0
 from ._functions import REDUCTIONS, EluBackward0, EluBackward1
@@ -122,7 +122,7 @@ def kl_div(input: Tensor, target: Tensor, size_average=None, reduce=None, reduct
         out = target.exp() * (target - input)
     else:
         entropy = XlogyBackward0.apply(target, target) if target.requires_grad else \
-            Tensor._make(xlogy(target._data, target._data))
+            Tensor._make(xlogy_array(target._data, target._data))
         out = entropy - target * input
     out = out if enum == 0 else out.sum() if enum == 2 else out.mean()
     if reduction == "batchmean" and input.dim() != 0:
