@@ -1789,12 +1789,17 @@ class GatherBackward0(Function):
     @staticmethod
     def backward(ctx, g):
         t = _is_tensor(g)
-        index, x = ctx._unpack("index", t), ctx._unpack("self", False)
-        if t:  # torch: zeros.scatter_add(dim, index, grad)
-            from .tensor import Tensor
-            zeros = Tensor._make(np.zeros(np.shape(x), g._data.dtype))
-            return ScatterAddBackward0.apply(zeros, g, dim=ctx.dim, index=index)
-        return _scatter_add(np.zeros(np.shape(x), g.dtype), ctx.dim, np.asarray(index), g)
+        return gathered_back(g, ctx._unpack("self", False), ctx.dim, ctx._unpack("index", t))
+
+
+def gathered_back(g, x: np.ndarray, dim: int, index):
+    """The gradient of a gather from x: each g added at its ``index`` along dim into zeros of x's shape (torch's
+    ``zeros.scatter_add(dim, index, grad)``, recorded when g is a Tensor)."""
+    if _is_tensor(g):
+        from .tensor import Tensor
+        zeros = Tensor._make(np.zeros(np.shape(x), g._data.dtype))
+        return ScatterAddBackward0.apply(zeros, g, dim=dim, index=index)
+    return _scatter_add(np.zeros(np.shape(x), g.dtype), dim, np.asarray(index), g)
 
 
 def _gather(d: np.ndarray, dim: int, index: np.ndarray) -> np.ndarray:

@@ -15,8 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from .function import Function
-from .functions import (MaxBackward0, ScatterAddBackward0, _float, _is_tensor, _needs_array_only, _reduced,
-                        _scatter, _scatter_add)
+from .functions import (MaxBackward0, _float, _is_tensor, _needs_array_only, _reduced, _scatter,
+                        gathered_back)
 
 __all__: list = []  # used through Tensor methods (index_methods.py)
 
@@ -162,13 +162,7 @@ class CummaxBackward0(Function):
 
     @staticmethod
     def backward(ctx, g):
-        t = _is_tensor(g)
-        indices, x = ctx._unpack("indices", t), ctx._unpack("self", False)
-        if t:  # torch: zeros.scatter_add(dim, indices, grad)
-            from .tensor import Tensor
-            zeros = Tensor._make(np.zeros(np.shape(x), g._data.dtype))
-            return ScatterAddBackward0.apply(zeros, g, dim=ctx.dim, index=indices)
-        return _scatter_add(np.zeros(np.shape(x), g.dtype), ctx.dim, np.asarray(indices), g)
+        return gathered_back(g, ctx._unpack("self", False), ctx.dim, ctx._unpack("indices", _is_tensor(g)))
 
 
 class CumminBackward0(CummaxBackward0):
