@@ -1788,8 +1788,8 @@ class GatherBackward0(Function):
 
     @staticmethod
     def backward(ctx, g):
-        t = _is_tensor(g)
-        return gathered_back(g, ctx._unpack("self", False), ctx.dim, ctx._unpack("index", t))
+        index = ctx._unpack("index", _is_tensor(g))  # unpacked before self, as torch does (saved-tensor hooks see it)
+        return gathered_back(g, ctx._unpack("self", False), ctx.dim, index)
 
 
 def gathered_back(g, x: np.ndarray, dim: int, index):

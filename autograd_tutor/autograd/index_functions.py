@@ -162,7 +162,8 @@ class CummaxBackward0(Function):
 
     @staticmethod
     def backward(ctx, g):
-        return gathered_back(g, ctx._unpack("self", False), ctx.dim, ctx._unpack("indices", _is_tensor(g)))
+        indices = ctx._unpack("indices", _is_tensor(g))  # unpacked before self, as torch does
+        return gathered_back(g, ctx._unpack("self", False), ctx.dim, indices)
 
 
 class CumminBackward0(CummaxBackward0):
