@@ -282,24 +282,25 @@ def test_optim_more(conform, name):
     conform(SETUP + textwrap.dedent(CASES[name]))
 
 
-def test_import_paths_and_sgd_to_the_last_bit():
-    """``from ... import`` works like torch's (the programs above cannot test it: they import the real torch), and
-    SGD with momentum and weight decay, which uses only fused multiply-adds, equals torch's float32 bits."""
-    import numpy as np
-
+def test_import_paths():
+    """``from ... import`` works like torch's (the programs above cannot test it: they import the real torch)."""
     import autograd_tutor
     from autograd_tutor.nn.utils import clip_grad_norm_
     from autograd_tutor.optim.lr_scheduler import CosineAnnealingLR, StepLR
     assert autograd_tutor.nn.utils.clip_grad_norm_ is clip_grad_norm_
     assert autograd_tutor.optim.lr_scheduler.StepLR is StepLR and CosineAnnealingLR.__name__ == "CosineAnnealingLR"
-    rng = np.random.default_rng(0)
-    start, grads = rng.standard_normal((37, 5), np.float32), rng.standard_normal((6, 37, 5), np.float32)
-    results = []
-    for lib in (torch, autograd_tutor):
-        p = lib.nn.Parameter(lib.tensor(start.copy()))
-        opt = lib.optim.SGD([p], lr=0.1, momentum=0.9, weight_decay=0.01, nesterov=True)
+
+
+def test_sgd_to_the_last_bit(conform):
+    """SGD with momentum and weight decay equals torch's float32 bits. Its update is fused multiply-adds under
+    torch's avx2 and avx512 kernels and separate roundings under its default ones: ours must be one of them."""
+    conform("""
+        rng = np.random.default_rng(0)
+        start, grads = rng.standard_normal((37, 5), np.float32), rng.standard_normal((6, 37, 5), np.float32)
+        p = torch.nn.Parameter(torch.tensor(start.copy()))
+        opt = torch.optim.SGD([p], lr=0.1, momentum=0.9, weight_decay=0.01, nesterov=True)
         for g in grads:
-            p.grad = lib.tensor(g.copy())
+            p.grad = torch.tensor(g.copy())
             opt.step()
-        results.append(p.detach().numpy().copy())
-    assert np.array_equal(*results)
+        print(p.detach().numpy().view(np.uint32).ravel().tolist())
+    """)

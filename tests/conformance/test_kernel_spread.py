@@ -1,0 +1,39 @@
+"""The rule that judges us by torch's kernels (``kernels.py``): its workers, its record, its tolerance."""
+import json
+import sys
+
+import pytest
+
+torch = pytest.importorskip("torch")
+kernels = sys.modules["conformance_kernels"]  # loaded by conftest.py
+RECORD = json.loads(kernels.RECORD.read_text())
+
+
+def test_workers_run_torch_under_the_settings_this_processor_has():
+    variants = kernels.live_variants("print(torch.tensor([1., 2.]).sum())")
+    assert variants and set(variants) <= set(kernels.SETTINGS)
+    assert {text for text, _ in variants.values()} == {"tensor(3.)\n"}
+
+
+@pytest.mark.parametrize("key", sorted(RECORD), ids=[RECORD[k]["case"].partition("::")[2] for k in sorted(RECORD)])
+def test_what_x86_torch_printed_accepts_ours_alone(harness, key):
+    """On a processor with none of the x86 kernels (an ARM laptop), the recorded transcripts alone decide: ours
+    must be one of them."""
+    import autograd_tutor
+    entry = RECORD[key]
+    assert kernels.case_key(entry["program"]) == key
+    ours, values = harness._transcript(autograd_tutor, entry["program"])
+    measured = kernels.recorded(entry["program"]).values()
+    assert kernels.spread_accepts(ours, [text for text, _ in measured])
+    assert not all(harness._values_differ(values, theirs) for _, theirs in measured)
+
+
+def test_the_spread_is_measured_not_assumed():
+    lines = ["loss 0.5000001", "loss 0.5000003"]
+    assert kernels.spread_accepts("loss 0.5000004", lines)  # inside the spread taken once more
+    assert not kernels.spread_accepts("loss 0.5000006", lines)
+    assert not kernels.spread_accepts("loss 0.5000002", lines[:1])  # one kernel measured: exact
+    assert not kernels.spread_accepts("grad 0.5000002", lines)  # the words must be torch's
+    assert not kernels.spread_accepts("loss 0.5000002 1", ["loss 0.5000001 2", "loss 0.5000003 2"])
+    assert kernels.spread_accepts("gelu nan", ["gelu inf", "gelu nan"])
+    assert not kernels.spread_accepts("gelu -inf", ["gelu inf", "gelu nan"])
