@@ -22,10 +22,10 @@ def test_what_x86_torch_printed_accepts_ours_alone(harness, key):
     import autograd_tutor
     entry = RECORD[key]
     assert kernels.case_key(entry["program"]) == key
-    ours, values = harness._transcript(autograd_tutor, entry["program"])
+    ours, values = harness.transcript(autograd_tutor, entry["program"])
     measured = kernels.recorded(entry["program"]).values()
     assert kernels.spread_accepts(ours, [text for text, _ in measured])
-    assert not all(harness._values_differ(values, theirs) for _, theirs in measured)
+    assert not all(harness.values_differ(values, theirs) for _, theirs in measured)
 
 
 def test_the_spread_is_measured_not_assumed():
