@@ -21,15 +21,15 @@ A bank file looks like this::
 """
 from __future__ import annotations
 
-import reprlib
-
 try:
     import jsonschema
 except ImportError as exc:  # pragma: no cover - installed with the widgets and quiz extras
     raise ImportError("autograd_tutor.quiz checks banks with jsonschema: pip install 'autograd_tutor[quiz]'") \
         from exc
 
-__all__ = ["BankError", "validate", "BANK_SCHEMA", "QUESTION_SCHEMAS", "FORMAT", "shorten"]
+from .keys import shorten
+
+__all__ = ["BankError", "validate", "BANK_SCHEMA", "QUESTION_SCHEMAS", "FORMAT"]
 
 FORMAT = "autograd_tutor.quiz/1"
 
@@ -54,21 +54,6 @@ class BankError(ValueError):
         if field is not None:
             where.append(f"field {field!r}")
         return f"{': '.join(where)}: {message}"
-
-
-_SHORT = reprlib.Repr()  # how a message quotes what it was given: cut before it is formatted
-_SHORT.maxstring, _SHORT.maxother, _SHORT.maxlong, _SHORT.maxlist, _SHORT.maxdict, _SHORT.maxlevel = (
-    60, 60, 40, 6, 4, 2)
-
-
-def shorten(value) -> str:
-    """``repr(value)`` cut to at most 100 characters (a 10 MB string is never copied whole).
-
-    >>> shorten("x" * 100)
-    "'xxxxxxxxxxxxxxxxxxxxxxxxxxx...xxxxxxxxxxxxxxxxxxxxxxxxxxxx'"
-    """
-    text = _SHORT.repr(value)
-    return text if len(text) <= 100 else text[:97] + "..."
 
 
 _JSON_NAMES = {dict: "object", list: "array", str: "string", bool: "boolean", int: "int", float: "float",
