@@ -160,10 +160,15 @@ class TextKey:
         self._accepted = _Salted(self._norm(a) for a in accepted)
         self._feedback = tuple((_Salted([self._norm(a)]), text) for a, text in feedback)
 
-    def _norm(self, text) -> str:
-        if self.match_case:
+    @staticmethod
+    def normalised(text, match_case: bool = False) -> str:
+        """What is compared: :func:`normalise_text`, or with ``match_case`` only NFKC without white space."""
+        if match_case:
             return re.sub(r"\s+", "", unicodedata.normalize("NFKC", str(text)))
         return normalise_text(text)
+
+    def _norm(self, text) -> str:
+        return self.normalised(text, self.match_case)
 
     def check(self, answer) -> tuple:
         norm = self._norm(_typed(answer))

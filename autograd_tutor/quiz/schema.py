@@ -29,7 +29,7 @@ except ImportError as exc:  # pragma: no cover - installed with the widgets and 
 
 from .keys import shorten
 
-__all__ = ["BankError", "validate", "BANK_SCHEMA", "QUESTION_SCHEMAS", "FORMAT"]
+__all__ = ["BankError", "validate", "where", "BANK_SCHEMA", "QUESTION_SCHEMAS", "FORMAT"]
 
 FORMAT = "autograd_tutor.quiz/1"
 
@@ -109,7 +109,8 @@ _Validator = jsonschema.validators.extend(jsonschema.Draft202012Validator, type_
 _validators: dict = {}  # id(schema) -> its validator, made once
 
 
-def _where(path) -> str:
+def where(path) -> str:
+    """A field's path as messages write it: ``("feedback", 0, "range")`` is ``"feedback[0].range"``."""
     out = ""
     for key in path:
         out = f"{out}[{key}]" if isinstance(key, int) else f"{out}.{key}" if out else str(key)
@@ -124,7 +125,7 @@ def validate(value, schema: dict) -> list:
     problems = []
     for error in validator.iter_errors(value):
         say = _MESSAGES.get(error.validator)
-        problems.append((_where(error.absolute_path), say(error) if say else error.message))
+        problems.append((where(error.absolute_path), say(error) if say else error.message))
     return problems
 
 
@@ -135,6 +136,8 @@ _CHOICE = {"anyOf": [_TEXT, {"type": "object", "required": ["text"], "additional
                              "properties": {"text": _TEXT, "feedback": {"type": "string"}}}],
            "message": "must be a non-empty string or {\"text\": ..., \"feedback\": ...}"}
 _INDEX = {"type": "integer", "minimum": 0}
+#: Choices are lettered a) to z) in the text view.
+_CHOICES = {"type": "array", "minItems": 2, "maxItems": 26, "items": _CHOICE}
 _LAYER = {"type": "integer", "minimum": 0, "maximum": 100}  # a column of the drawing
 _NUMBER = {"type": "number"}
 _COMMON = {"id": _ID, "type": {"type": "string"}, "prompt": _TEXT, "code": {"type": "string"},
@@ -149,10 +152,10 @@ def _question(required: list, **props) -> dict:
 
 #: One schema per question ``type``; the loader picks it by the question's ``"type"``.
 QUESTION_SCHEMAS = {
-    "single": _question(["choices", "answer"], choices={"type": "array", "minItems": 2, "items": _CHOICE},
-                        answer=_INDEX),
-    "multiple": _question(["choices", "answer"], choices={"type": "array", "minItems": 2, "items": _CHOICE},
-                          answer={"type": "array", "minItems": 1, "uniqueItems": True, "items": _INDEX}),
+    "single": _question(["choices", "answer"], choices=_CHOICES, answer=_INDEX),
+    "multiple": _question(["choices", "answer"], choices=_CHOICES,
+                          answer={"type": "array", "minItems": 1, "maxItems": 26, "uniqueItems": True,
+                                  "items": _INDEX}),
     "numeric": _question(["answer"], answer=_NUMBER, tolerance={"type": "number", "minimum": 0},
                          feedback={"type": "array", "items": {
                              "type": "object", "required": ["range", "text"], "additionalProperties": False,
@@ -163,11 +166,11 @@ QUESTION_SCHEMAS = {
                           "type": "object", "required": ["answer", "text"], "additionalProperties": False,
                           "properties": {"answer": _TEXT, "text": _TEXT}}}),
     "classify": _question(["nodes", "answer"],
-                          nodes={"type": "array", "minItems": 1, "items": {
+                          nodes={"type": "array", "minItems": 1, "maxItems": 100, "items": {
                               "type": "object", "required": ["id", "label"], "additionalProperties": False,
                               "properties": {"id": _ID, "label": _TEXT, "layer": _LAYER}}},
-                          edges={"type": "array", "items": {"type": "array", "minItems": 2, "maxItems": 2,
-                                                            "items": {"type": "string"}}},
+                          edges={"type": "array", "maxItems": 1000, "items": {
+                              "type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "string"}}},
                           answer={"type": "object", "additionalProperties": {"enum": _CATEGORIES}}),
 }
 
