@@ -106,10 +106,22 @@ def _read_json(path: Path):
     return _parse(_decode(raw, path.name), path.name)
 
 
+_NOT_TEXT = "holds a lone surrogate (a \\ud800-\\udfff escape not part of a pair), which is not text"
+
+
+def _is_text(s: str) -> bool:
+    """False for a string with a lone surrogate: UTF-8 cannot encode it, so no browser could be sent it."""
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _oddities(data) -> list:
     """What JSON can say but a bank must not, as ``(path, message)`` in file order: a repeated key, a
     number that is not finite (``NaN``, ``Infinity``, ``1e999``), an integer too long to read, nesting
-    deeper than MAX_DEPTH. Iterative, so no depth of nesting can overflow the stack."""
+    deeper than MAX_DEPTH, a string that is not text. Iterative, so no depth of nesting can overflow the stack."""
     found = []
     stack = [(data, ())]
     while stack:
@@ -120,7 +132,10 @@ def _oddities(data) -> list:
         if isinstance(value, dict):
             found += [(path + (k,), "appears twice in one object; JSON would keep only the last value: keep one")
                       for k in getattr(value, "repeated", ())]
+            found += [(path + (k[:60],), _NOT_TEXT) for k in value if isinstance(k, str) and not _is_text(k)]
             stack += [(v, path + (k,)) for k, v in reversed(value.items())]
+        elif isinstance(value, str) and not _is_text(value):
+            found.append((path, _NOT_TEXT))
         elif isinstance(value, (list, tuple)):
             stack += [(v, path + (i,)) for i, v in reversed(list(enumerate(value)))]
         elif isinstance(value, float) and not math.isfinite(value):
