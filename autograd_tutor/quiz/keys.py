@@ -202,7 +202,7 @@ def _as_float(value) -> float:
     try:
         return float(value)
     except OverflowError:  # an int beyond the floats, such as 10**400
-        return math.copysign(math.inf, value)
+        return math.inf if value > 0 else -math.inf
 
 
 def parse_number(text, non_finite: bool = False) -> float:
