@@ -136,6 +136,16 @@ def test_through_the_comm_a_malformed_message_prints_no_traceback(capsys):
     assert len(sent) == 3 and capsys.readouterr().err == ""
 
 
+def test_a_bug_while_grading_still_gets_a_reply_and_no_traceback(monkeypatch):
+    w = QuizWidget(kinds_quiz())
+    sent = wired(w)
+    monkeypatch.setattr(w.quiz, "check", lambda *_: [][1])
+    w._on_msg(w, {"type": "check", "id": "s", "answer": 1}, [])
+    (reply,) = replies(sent)
+    assert reply["message"] == "Python could not check this answer (IndexError); please report it."
+    assert (reply["id"], reply["valid"], w.score) == ("s", False, 0)
+
+
 def test_a_1mb_answer_is_refused_before_it_is_parsed(monkeypatch):
     from autograd_tutor.quiz import keys
     parsed = []
@@ -244,6 +254,3 @@ def test_a_disabled_button_does_nothing_when_a_message_clicks_it(capsys):
     assert [a.ok for a in demo.demo.attempts] == [True]
     assert capsys.readouterr().err == ""
 
-
-#: How many crafted messages these tests send (for the report).
-MESSAGES_TRIED = len(REFUSED) + len(GRADED) + 3 + 2 + 3 + 1 + 11 + 9 + 2 + 6

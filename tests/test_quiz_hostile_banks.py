@@ -254,6 +254,3 @@ def test_a_utf16_jupyterquiz_file_is_a_bank_error(tmp_path):
     with pytest.raises(BankError, match=r"^jq\.json: is UTF-16-encoded; save it as UTF-8"):
         import_jupyterquiz(path)
 
-
-#: How many broken files and data these tests try (for the report): banks, jupyterquiz items, directory.
-BANKS_TRIED = len(BAD_BANKS) + len(BAD_JUPYTERQUIZ) + 2
