@@ -54,9 +54,10 @@ def section_messages() -> None:
     w = quiz_widget()
     for n in (20_001, 65_537, 1_000_000, 10_000_000):
         answer = "1" * n + "x"
-        reply = w.reply({"type": "check", "id": "n", "answer": answer})[0]
+        message = {"type": "check", "id": "n", "answer": answer}
+        reply = w.reply(message)[0]
         assert not reply["valid"] and "characters long" in reply["message"]
-        print(f"   {n:>10,} digits  refused in {ms(best(lambda: w.reply({'type': 'check', 'id': 'n', 'answer': answer})))}")
+        print(f"   {n:>10,} digits  refused in {ms(best(lambda: w.reply(message)))}")
     for n in (2_001, 4_001):
         answer = "1" * n + "x"
         print(f"   {n:>10,} digits  old pattern  {ms(best(lambda: OLD_NUMBER.match(answer)))}  (quadratic: 2x the "

@@ -192,7 +192,8 @@ def test_a_file_over_the_limit_is_refused_before_it_is_decoded_or_parsed(tmp_pat
         load_bank(path)
 
 
-@pytest.mark.parametrize("content", [codecs.BOM_UTF8 + GOOD_TEXT.encode(), json.dumps(json.loads(GOOD_TEXT), indent=8).encode(),
+@pytest.mark.parametrize("content", [codecs.BOM_UTF8 + GOOD_TEXT.encode(),
+                                     json.dumps(json.loads(GOOD_TEXT), indent=8).encode(),
                                      bank_text(dict(GOOD, prompt="Quelle café ∂y/∂x ?")).encode()])
 def test_sound_unusual_banks_load(tmp_path, content):
     path = tmp_path / "fine.json"

@@ -21,7 +21,7 @@ import math
 import sys
 from pathlib import Path
 
-from .keys import ChoiceKey, ClassifyKey, NumericKey, TextKey, normalise_text, shorten
+from .keys import ChoiceKey, ClassifyKey, NumericKey, TextKey, shorten
 from .model import CATEGORIES, Question, Quiz, diagram
 from .schema import BANK_SCHEMA, QUESTION_SCHEMAS, BankError, validate, where
 
@@ -33,7 +33,8 @@ BANKS = Path(__file__).parent / "banks"
 #: The largest bank file read (the lesson-1 bank is 6 kB); a larger one is refused before it is read, since
 #: everything a bank holds but its keys goes to the browser and into the saved notebook.
 MAX_BANK_BYTES = 1_000_000
-#: The deepest nesting of lists and objects in a bank (a bank needs 5: file, questions, question, edges, edge).
+#: The deepest nesting of lists and objects in a bank (its deepest field, ``questions[0].feedback[0].range[0]``,
+#: is inside 6).
 MAX_DEPTH = 16
 #: The most digits an integer may have (Python's own limit for reading one, ``sys.get_int_max_str_digits``).
 MAX_DIGITS = 4300
@@ -121,7 +122,7 @@ def _is_text(s: str) -> bool:
 def _oddities(data) -> list:
     """What JSON can say but a bank must not, as ``(path, message)`` in file order: a repeated key, a
     number that is not finite (``NaN``, ``Infinity``, ``1e999``), an integer too long to read, nesting
-    deeper than MAX_DEPTH, a string that is not text. Iterative, so no depth of nesting can overflow the stack."""
+    deeper than MAX_DEPTH, a string that is not text. Iterative: no nesting can overflow the stack."""
     found = []
     stack = [(data, ())]
     while stack:

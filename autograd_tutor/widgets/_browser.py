@@ -2,10 +2,10 @@
 
 ipywidgets applies every ``update`` message from the front end to the Python traits (``Widget.set_state``),
 so by default any synced trait (a quiz's ``score``) can be set by a script in the page. The widgets here
-override ``set_state`` with :func:`take_from_browser`; :class:`Button` is ipywidgets' button with no trait
-the browser may set and a click message that does nothing while it is disabled. A trait listed in ``allowed`` is applied when its
+override ``set_state`` with :func:`take_from_browser`: a trait listed in ``allowed`` is applied when its
 value passes the check; any other trait, or a value that fails, is not applied, and Python's own value is
-sent back so the browser's copy does not keep the change either.
+sent back so the browser's copy does not keep the change either. :class:`Button` is ipywidgets' button with
+no trait the browser may set, whose click message does nothing while it is disabled.
 
 >>> import ipywidgets
 >>> box = ipywidgets.IntText(3)
