@@ -164,17 +164,23 @@ def emit(event_type: type, **fields: Any) -> None:
     """Build one event and hand it to every subscriber that wants its kind (``emit(GradientFlowed, ...)`` is
     ``GradientFlowed.emit(...)``, which the engine calls directly).
 
-    The engine calls this only after checking ``_subscribers``. A subscriber that raises is reported as a
-    RuntimeWarning and skipped: listening must never break the learner's code.
+    The engine calls this only after checking ``_subscribers``. A subscriber that raises is skipped and its
+    first error reported as a RuntimeWarning: listening must never break the learner's code.
     """
     event_type.emit(**fields)
 
 
 def _failed(sub: "Subscription", event: Event, exc: Exception) -> None:
-    """Warn about a subscriber that raised, at the engine code that emitted the event; where warnings are
-    turned into errors, print the message instead."""
-    message = (f"autograd_tutor: event subscriber {sub.callback!r} raised {exc!r} on a {event.kind} event; the "
-               "engine went on without it.")
+    """Count a subscriber's error and warn about its first one, at the engine code that emitted the event
+    (later ones only count in ``sub.errors``: a listener broken for every event would otherwise warn once
+    per event, its message changing with each); where warnings are turned into errors, print instead."""
+    sub.errors += 1
+    if sub.errors > 1:
+        return
+    error = repr(exc)
+    error = error if len(error) <= 200 else error[:197] + "..."
+    message = (f"autograd_tutor: event subscriber {sub.callback!r} raised {error} on a {event.kind} event; the "
+               "engine went on without it (later errors of this subscriber are only counted, in its .errors).")
     try:
         warnings.warn(message, RuntimeWarning, stacklevel=3)
     except Warning:
@@ -219,6 +225,8 @@ class Subscription:
     def __init__(self, callback: Callable[[Event], Any], kinds: Optional[Iterable[str]]):
         self.callback = callback
         self.kinds = None if kinds is None else frozenset(_check_kinds(kinds))
+        #: How many events the callback raised on (only the first is reported, as a RuntimeWarning).
+        self.errors = 0
 
     def remove(self) -> None:
         if self in _subscribers:

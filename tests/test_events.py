@@ -500,3 +500,50 @@ def test_a_node_with_several_outputs_shows_one_gradient_per_output():
     assert unbind.grad_inputs[0].tolist() == [2.0, 0.0, 1.0]
     into = [(e.input_nr, float(e.value)) for e in trace.of("gradient_flowed") if e.target_id == unbind.node_id]
     assert sorted(into) == [(0, 2.0), (2, 1.0)]  # input_nr: which output of the node the gradient is for
+
+
+# ---------------------------------------------------------------- listeners that keep failing, interrupted passes
+
+def test_a_subscriber_that_keeps_raising_warns_once_even_as_its_message_changes():
+    def broken(event):
+        raise KeyError(event.seq)  # a new message at every event
+
+    import warnings
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")  # no deduplication by Python's registry: the once is ours
+        with events.subscribe(broken) as handle, events.record() as trace:
+            x = torch.tensor(1.5, requires_grad=True)
+            y = x
+            for _ in range(100):
+                y = y * 1.01
+            y.backward()
+    ours = [w for w in caught if "event subscriber" in str(w.message)]
+    assert len(ours) == 1 and "KeyError" in str(ours[0].message) and "only counted" in str(ours[0].message)
+    assert handle.errors == len(trace) > 400
+    assert x.grad.item() == pytest.approx(1.01 ** 100, rel=1e-5)
+
+
+def test_two_broken_subscribers_warn_once_each():
+    import warnings
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with events.subscribe(lambda e: 1 / 0), events.subscribe(lambda e: [][e.seq]):
+            (torch.tensor(2.0, requires_grad=True) * 3).backward()
+    messages = [str(w.message) for w in caught if "event subscriber" in str(w.message)]
+    assert len(messages) == 2 and "ZeroDivisionError" in messages[0] and "IndexError" in messages[1]
+
+
+@pytest.mark.parametrize("error", [KeyboardInterrupt, SystemExit, GeneratorExit])
+def test_an_interrupted_backward_still_emits_backward_failed(error):
+    x = torch.tensor(2.0, requires_grad=True)
+    y = x * x
+
+    def interrupt(grad):
+        raise error()
+    y.register_hook(interrupt)
+    with events.record(kinds=["backward_started", "backward_failed", "backward_finished"]) as trace:
+        with pytest.raises(error):
+            (y * 3).backward()
+    assert [e.kind for e in trace] == ["backward_started", "backward_failed"]
+    assert (trace[-1].error_type, trace[-1].name) == (error.__name__, "MulBackward0")
+    assert torch.is_grad_enabled()  # the grad mode was restored on the way out

@@ -282,3 +282,52 @@ def test_untracked_inputs_made_before_the_leaves_are_still_offered():
     loss = x * c                      # MulBackward0 saves c: it belongs with this graph
     f = GraphFacts(loss, {"c": c, "x": x, "loss": loss, "w": ns["w"]})
     assert [t.name for t in f.tensors] == ["x", "loss", "c"]  # w was made earlier and is unrelated
+
+
+# ---------------------------------------------------------------- gradients that are nan or infinite
+
+def _gradient_questions(quiz):
+    return [q for q in quiz if q.id in ("grad-value", "retain-grad")]
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # numpy on sqrt(-1), 0 * inf
+@pytest.mark.parametrize("start, typed, wrong", [(0.0, "inf", "-inf"), (-1.0, "NaN", "inf")])
+def test_a_non_finite_gradient_is_asked_only_with_a_way_to_answer_it(start, typed, wrong):
+    x = autograd_tutor.tensor(start, requires_grad=True)
+    loss = x.sqrt() * 2
+    quiz = quiz_from(loss, names={"x": x, "loss": loss})
+    q = quiz["grad-value"]
+    assert "type nan, inf or -inf" in q.prompt
+    assert not quiz.check(q.id, wrong).correct and not quiz.check(q.id, "5").correct
+    assert quiz.check(q.id, typed).correct
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # numpy on sqrt(-1), 0 * inf
+def test_a_finite_gradient_is_asked_about_before_a_non_finite_one():
+    x = autograd_tutor.tensor(0.0, requires_grad=True)   # d(sqrt x)/dx = inf at 0
+    w = autograd_tutor.tensor(3.0, requires_grad=True)
+    loss = x.sqrt() + w * 2
+    quiz = quiz_from(loss, names={"x": x, "w": w, "loss": loss})
+    assert "∂loss/∂w" in quiz["grad-value"].prompt and "nan" not in quiz["grad-value"].prompt
+    assert quiz.check("grad-value", "2").correct
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # numpy on sqrt(-1), 0 * inf
+def test_every_generated_numeric_question_has_an_answer_that_can_be_typed():
+    """Over graphs whose gradients are finite, infinite and nan: a question whose answer is not finite says
+    so and takes nan, inf or -inf; any other refuses those words as answers of the wrong form."""
+    from autograd_tutor.quiz.keys import InvalidAnswer
+    seen = set()
+    for start in (-1.0, 0.0, 4.0):
+        x = autograd_tutor.tensor(start, requires_grad=True)
+        z = x.sqrt()
+        loss = z * z.log()
+        for q in _gradient_questions(quiz_from(loss, names={"x": x, "z": z, "loss": loss})):
+            if "type nan" in q.prompt:
+                assert any(q.check(a)[0] for a in ("nan", "inf", "-inf")), q.prompt
+                seen.add("non-finite")
+            else:
+                with pytest.raises(InvalidAnswer):
+                    q.check("nan")
+                seen.add("finite")
+    assert seen == {"finite", "non-finite"}

@@ -93,7 +93,7 @@ def test_check_messages_update_traits_and_reply_with_feedback():
     assert not reply["valid"] and "Type a number" in reply["message"] and w.progress[2]["attempts"] == 0
 
 
-def test_ready_replays_feedback_and_junk_messages_are_ignored():
+def test_ready_replays_feedback_and_junk_messages_get_a_short_refusal():
     w, outbox = widget_with_outbox(load_bank("lesson1"))
     w.answer("grad-fn-name", "AddBackward0")
     w.answer("grad-of-a", "4")
@@ -103,7 +103,8 @@ def test_ready_replays_feedback_and_junk_messages_are_ignored():
     outbox.clear()
     for junk in ("check", ["check"], {"type": "check", "id": "nope", "answer": 1}, {"type": "other"}):
         w._on_msg(w, junk, [])
-    assert outbox == [] and w.score == 1
+    assert [(m["type"], m["valid"], m["correct"], m["id"]) for m in outbox] == [("feedback", False, False, None)] * 4
+    assert "no question 'nope'" in outbox[2]["message"] and w.score == 1
 
 
 def test_repr_is_deterministic_and_mimebundle_has_a_static_fallback():

@@ -333,7 +333,7 @@ def _run(roots, grads, retain_graph, create_graph, inputs, capture):
                         heappush(ready, (-child._seq, tie, child))
                         tie += 1
             grads_in = gi = None  # the buffers hold them now: let AccumulateGrad see who else refers to a grad
-    except Exception as exc:
+    except BaseException as exc:  # KeyboardInterrupt in a hook too: listeners learn the pass ended
         if current is not None and anomaly_mode._mode[0]:
             anomaly_mode.report(current)
         if listening:

@@ -1,9 +1,12 @@
 """Load question banks (JSON files under ``quiz/banks/``) and import jupyterquiz files.
 
-Loading is all or nothing: the whole file is parsed and checked (schema of :mod:`.schema`, then the facts
-a schema cannot express: an answer index names an existing choice, edges join existing nodes, ids are
-unique...) before any :class:`~.model.Question` is built. Any problem raises one :class:`~.schema.BankError`
-that lists them all, each naming the file, the question id and the field.
+Loading is all or nothing: the whole file is read and checked before any :class:`~.model.Question` is
+built. First the file itself: at most :data:`MAX_BANK_BYTES` bytes, UTF-8, JSON without repeated keys,
+``NaN``/``Infinity`` or integers too long to read, nested at most :data:`MAX_DEPTH` levels. Then the schema
+of :mod:`.schema`, then the facts a schema cannot express: an answer index names an existing choice, edges
+join existing nodes, ids are unique, a text answer keeps something after normalising, a number fits in a
+float... Any problem raises one :class:`~.schema.BankError` that lists them all, each naming the file, the
+question id and the field.
 
 >>> quiz = load_bank("lesson1")
 >>> quiz.questions[0].prompt
@@ -14,16 +17,27 @@ True
 from __future__ import annotations
 
 import json
+import math
+import sys
 from pathlib import Path
 
-from .keys import ChoiceKey, ClassifyKey, NumericKey, TextKey
+from .keys import ChoiceKey, ClassifyKey, NumericKey, TextKey, shorten
 from .model import CATEGORIES, Question, Quiz, diagram
-from .schema import BANK_SCHEMA, QUESTION_SCHEMAS, BankError, validate
+from .schema import BANK_SCHEMA, QUESTION_SCHEMAS, BankError, validate, where
 
-__all__ = ["load_bank", "bank_names", "questions_from_data", "import_jupyterquiz", "BANKS"]
+__all__ = ["load_bank", "bank_names", "questions_from_data", "import_jupyterquiz", "BANKS", "MAX_BANK_BYTES",
+           "MAX_DEPTH"]
 
 #: The folder of the banks that ship with the package.
 BANKS = Path(__file__).parent / "banks"
+#: The largest bank file read (the lesson-1 bank is 6 kB); a larger one is refused before it is read, since
+#: everything a bank holds but its keys goes to the browser and into the saved notebook.
+MAX_BANK_BYTES = 1_000_000
+#: The deepest nesting of lists and objects in a bank (its deepest field, ``questions[0].feedback[0].range[0]``,
+#: is inside 6).
+MAX_DEPTH = 16
+#: The most digits an integer may have (Python's own limit for reading one, ``sys.get_int_max_str_digits``).
+MAX_DIGITS = 4300
 
 
 def bank_names() -> list:
@@ -31,16 +45,122 @@ def bank_names() -> list:
     return sorted(p.stem for p in BANKS.glob("*.json"))
 
 
-def _read_json(path: Path):
+class _Object(dict):
+    """A JSON object that remembers the keys it repeats (``json`` itself keeps the last value silently)."""
+
+    def __init__(self, pairs) -> None:
+        super().__init__(pairs)
+        self.repeated = []
+        if len(self) < len(pairs):
+            seen = set()
+            for key, _ in pairs:
+                if key in seen and key not in self.repeated:
+                    self.repeated.append(key)
+                seen.add(key)
+
+
+class _LongInt:
+    """Stands for an integer literal with more than MAX_DIGITS digits, so the check can say where it is."""
+
+    def __init__(self, text: str) -> None:
+        self.digits = len(text.lstrip("-"))
+
+
+def _integer(text: str):
+    return _LongInt(text) if len(text) > MAX_DIGITS else int(text)
+
+
+def _decode(raw: bytes, file: str) -> str:
+    encoding = json.detect_encoding(raw)  # UTF-8, -16 or -32, from the BOM or the pattern of zero bytes
+    if encoding not in ("utf-8", "utf-8-sig"):
+        raise BankError([(file, None, None, f"is {encoding.upper().replace('-SIG', '')}-encoded; save it as "
+                                            "UTF-8")])
     try:
-        text = path.read_text(encoding="utf-8")
+        return raw.decode(encoding)
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        raise BankError([(file, None, None, f"is not UTF-8: byte 0x{raw[exc.start]:02x} at line {line} (byte "
+                                            f"{exc.start}) cannot be decoded; save the file as UTF-8")]) from None
+
+
+def _parse(text: str, file: str):
+    try:
+        return json.loads(text, object_pairs_hook=_Object, parse_int=_integer, parse_constant=float)
+    except json.JSONDecodeError as exc:
+        raise BankError([(file, None, None,
+                          f"is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}")]) from None
+    except RecursionError:
+        raise BankError([(file, None, None, f"nests lists and objects too deeply to be read (a bank nests at "
+                                            f"most {MAX_DEPTH} levels)")]) from None
+
+
+def _read_json(path: Path):
+    """The JSON of a bank file, read only when it is at most MAX_BANK_BYTES bytes of UTF-8."""
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(MAX_BANK_BYTES + 1)
     except OSError as exc:
         raise BankError([(path.name, None, None, f"cannot be read: {exc.strerror or exc}")]) from None
+    if len(raw) > MAX_BANK_BYTES:
+        raise BankError([(path.name, None, None, f"is larger than {MAX_BANK_BYTES:,} bytes, the most a bank may "
+                                                 "hold; split it into several banks")])
+    return _parse(_decode(raw, path.name), path.name)
+
+
+_NOT_TEXT = "holds a lone surrogate (a \\ud800-\\udfff escape not part of a pair), which is not text"
+
+
+def _is_text(s: str) -> bool:
+    """False for a string with a lone surrogate: UTF-8 cannot encode it, so no browser could be sent it."""
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise BankError([(path.name, None, None,
-                          f"is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}")]) from None
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _oddities(data) -> list:
+    """What JSON can say but a bank must not, as ``(path, message)`` in file order: a repeated key, a
+    number that is not finite (``NaN``, ``Infinity``, ``1e999``), an integer too long to read, nesting
+    deeper than MAX_DEPTH, a string that is not text. Iterative: no nesting can overflow the stack."""
+    found = []
+    stack = [(data, ())]
+    while stack:
+        value, path = stack.pop()
+        if len(path) > MAX_DEPTH:
+            found.append((path, f"nests deeper than {MAX_DEPTH} levels of lists and objects"))
+            continue
+        if isinstance(value, dict):
+            found += [(path + (k,), "appears twice in one object; JSON would keep only the last value: keep one")
+                      for k in getattr(value, "repeated", ())]
+            found += [(path + (k[:60],), _NOT_TEXT) for k in value if isinstance(k, str) and not _is_text(k)]
+            stack += [(v, path + (k,)) for k, v in reversed(value.items())]
+        elif isinstance(value, str) and not _is_text(value):
+            found.append((path, _NOT_TEXT))
+        elif isinstance(value, (list, tuple)):
+            stack += [(v, path + (i,)) for i, v in reversed(list(enumerate(value)))]
+        elif isinstance(value, float) and not math.isfinite(value):
+            found.append((path, f"must be a finite number, not {value} (NaN and Infinity are not numbers a "
+                                "learner can type, and 1e999 is beyond the floats)"))
+        elif isinstance(value, _LongInt):
+            found.append((path, f"is an integer of {value.digits:,} digits; numbers have at most "
+                                f"{MAX_DIGITS:,}"))
+    return found
+
+
+def _located(file: str, data, found: list, in_bank: bool) -> list:
+    """``(file, question id, field, message)`` for ``(path, message)`` pairs found in a bank (``in_bank``:
+    questions under ``"questions"``) or in a jupyterquiz list (questions numbered ``#1``, ``#2``...)."""
+    out = []
+    for path, message in found:
+        if in_bank and len(path) > 1 and path[0] == "questions" and isinstance(path[1], int):
+            qid, field = _qid(data["questions"][path[1]], path[1]), path[2:]
+        elif not in_bank and path:
+            qid, field = f"#{path[0] + 1}", path[1:]
+        else:
+            qid, field = None, path
+        out.append((file, qid, where(field) or None, message))
+    return out
 
 
 def load_bank(name_or_path) -> Quiz:
@@ -51,7 +171,9 @@ def load_bank(name_or_path) -> Quiz:
         if not path.exists():
             raise FileNotFoundError(f"no question bank {name_or_path!r}; shipped banks: {', '.join(bank_names())}")
     data = _read_json(path)
-    problems = [(path.name, None, field or None, msg) for field, msg in validate(data, BANK_SCHEMA)]
+    problems = _located(path.name, data, _oddities(data), in_bank=True)
+    if not problems:
+        problems = [(path.name, None, field or None, msg) for field, msg in validate(data, BANK_SCHEMA)]
     if problems:
         raise BankError(problems)
     return Quiz(data["title"], questions_from_data(data["questions"], path.name))
@@ -59,7 +181,7 @@ def load_bank(name_or_path) -> Quiz:
 
 def _qid(item, index: int) -> str:
     qid = item.get("id") if isinstance(item, dict) else None
-    return qid if isinstance(qid, str) and qid else f"#{index + 1}"
+    return qid[:60] if isinstance(qid, str) and qid else f"#{index + 1}"
 
 
 def _semantic(item: dict) -> list:
@@ -71,33 +193,55 @@ def _semantic(item: dict) -> list:
         for j, i in enumerate(item["answer"] if kind == "multiple" else [item["answer"]]):
             if i >= n:
                 field = f"answer[{j}]" if kind == "multiple" else "answer"
-                problems.append((field, f"choice {i} does not exist (there are {n} choices, numbered 0 to {n - 1})"))
+                problems.append((field, f"choice {shorten(i)} does not exist (there are {n} choices, numbered 0 "
+                                        f"to {n - 1})"))
     if kind == "numeric":
+        numbers = [("answer", item["answer"]), ("tolerance", item.get("tolerance", 0))]
         for j, rule in enumerate(item.get("feedback", ())):
             low, high = rule["range"]
+            numbers += [(f"feedback[{j}].range[0]", low), (f"feedback[{j}].range[1]", high)]
             if low > high:
-                problems.append((f"feedback[{j}].range", f"starts above its end ({low} > {high})"))
+                problems.append((f"feedback[{j}].range", f"starts above its end ({shorten(low)} > {shorten(high)})"))
+        problems += _too_large(numbers)
+    if kind == "text":
+        problems += _matches_nothing([(f"answer[{j}]", a) for j, a in enumerate(item["answer"])]
+                                     + [(f"feedback[{j}].answer", r["answer"])
+                                        for j, r in enumerate(item.get("feedback", ()))])
     if kind == "classify":
         ids = [n["id"] for n in item["nodes"]]
+        known = set()
         for j, i in enumerate(ids):
-            if i in ids[:j]:
-                problems.append((f"nodes[{j}].id", f"repeats the node id {i!r}"))
+            if i in known:
+                problems.append((f"nodes[{j}].id", f"repeats the node id {shorten(i)}"))
+            known.add(i)
         for j, edge in enumerate(item.get("edges", ())):
             for k, end in enumerate(edge):
-                if end not in ids:
-                    problems.append((f"edges[{j}][{k}]", f"there is no node {end!r}"))
+                if end not in known:
+                    problems.append((f"edges[{j}][{k}]", f"there is no node {shorten(end)}"))
         for node in ids:
             if node not in item["answer"]:
-                problems.append(("answer", f"node {node!r} has no mark (one of {', '.join(CATEGORIES)})"))
+                problems.append(("answer", f"node {shorten(node)} has no mark (one of {', '.join(CATEGORIES)})"))
         for node in item["answer"]:
-            if node not in ids:
-                problems.append((f"answer.{node}", f"there is no node {node!r}"))
+            if node not in known:
+                problems.append((f"answer.{node[:60]}", f"there is no node {shorten(node)}"))
         if not problems:
             try:
                 diagram(item["nodes"], [(a, b, 1) for a, b in item.get("edges", ())])
             except ValueError as exc:
                 problems.append(("edges", str(exc)))
     return problems
+
+
+def _too_large(numbers: list) -> list:
+    """The ``(field, number)`` pairs whose number lies beyond the floats, which is all a learner can type."""
+    return [(field, f"is {shorten(x)}, beyond the largest float ({sys.float_info.max:.4g}): no answer can reach "
+                    "it") for field, x in numbers if abs(x) > sys.float_info.max]
+
+
+def _matches_nothing(texts: list, match_case: bool = False) -> list:
+    """The ``(field, text)`` pairs whose text normalises to nothing: no answer could ever match them."""
+    return [(field, f"is {shorten(t)}, which is empty once case, spaces, quotes and <> are set aside, so no "
+                    "answer could match it") for field, t in texts if not TextKey.normalised(t, match_case)]
 
 
 def _choices(item: dict) -> tuple:
@@ -116,8 +260,9 @@ def _build(item: dict) -> Question:
                else ChoiceKey.many(item["answer"], len(texts)))
         return Question(key=key, choices=texts, choice_feedback=feedback, **common)
     if kind == "numeric":
-        rules = [(NumericKey.interval(*r["range"]), r["text"]) for r in item.get("feedback", ())]
-        return Question(key=NumericKey.near(item["answer"], item.get("tolerance", 0), rules), **common)
+        rules = [(NumericKey.interval(*map(float, r["range"])), r["text"]) for r in item.get("feedback", ())]
+        return Question(key=NumericKey.near(float(item["answer"]), float(item.get("tolerance", 0)), rules),
+                        **common)
     if kind == "text":
         rules = [(r["answer"], r["text"]) for r in item.get("feedback", ())]
         return Question(key=TextKey(item["answer"], rules), **common)
@@ -133,9 +278,9 @@ def questions_from_data(items: list, file: str) -> list:
     for index, item in enumerate(items):
         qid = _qid(item, index)
         kind = item.get("type")
-        if kind not in QUESTION_SCHEMAS:
+        if not isinstance(kind, str) or kind not in QUESTION_SCHEMAS:
             problems.append((file, qid, "type", f"must be one of {', '.join(map(repr, QUESTION_SCHEMAS))}, "
-                                                f"not {kind!r}"))
+                                                f"not {shorten(kind)}"))
             continue
         found = validate(item, QUESTION_SCHEMAS[kind])
         if not found:
@@ -158,7 +303,7 @@ _JQ_ANSWER = {"type": "object", "properties": {
 #: jupyterquiz's own question format (its published mc/num/string schemas), as far as we import it.
 JUPYTERQUIZ_SCHEMA = {"type": "object", "required": ["question", "type", "answers"], "properties": {
     "question": {"type": "string"}, "type": {"enum": ["multiple_choice", "many_choice", "numeric", "string"]},
-    "code": {"type": "string"}, "precision": {"type": "integer", "minimum": 1},
+    "code": {"type": "string"}, "precision": {"type": "integer", "minimum": 1, "maximum": 17},
     "answers": {"type": "array", "minItems": 1, "items": _JQ_ANSWER}}}
 
 
@@ -189,11 +334,13 @@ def _jq_numeric(item: dict) -> tuple:
             default = a.get("feedback", "")
             continue
         if "value" in a:
+            problems += _too_large([(f"answers[{j}].value", a["value"])])
             interval = NumericKey.interval(a["value"], a["value"])
         elif "range" in a:
             low, high = a["range"]
+            problems += _too_large([(f"answers[{j}].range[0]", low), (f"answers[{j}].range[1]", high)])
             if low > high:
-                problems.append((f"answers[{j}].range", f"starts above its end ({low} > {high})"))
+                problems.append((f"answers[{j}].range", f"starts above its end ({shorten(low)} > {shorten(high)})"))
             interval = NumericKey.interval(low, high, closed_high=False)  # jupyterquiz ranges are [A, B)
         else:
             problems.append((f"answers[{j}]", "needs a 'value', a 'range' or \"type\": \"default\""))
@@ -219,6 +366,9 @@ def _jq_string(item: dict) -> tuple:
             accepted.append(a)
         elif a.get("feedback"):
             rules.append((a["answer"], a["feedback"]))
+    match_case = all(a.get("match_case") for a in accepted)
+    problems += _matches_nothing([(f"answers[{j}].answer", a["answer"]) for j, a in enumerate(item["answers"])
+                                  if "answer" in a and a.get("type") != "default"], match_case)
     if not accepted and not problems:
         problems.append(("answers", "no answer is marked correct"))
     return accepted, rules, default, problems
@@ -272,6 +422,9 @@ def import_jupyterquiz(source, title=None) -> Quiz:
         file, data = "<jupyterquiz data>", source
     if not isinstance(data, list):
         raise BankError([(file, None, None, "must be a JSON list of jupyterquiz questions")])
+    oddities = _located(file, data, _oddities(data), in_bank=False)
+    if oddities:
+        raise BankError(oddities)
     problems, built = [], []
     for index, item in enumerate(data):
         qid = f"#{index + 1}"

@@ -19,6 +19,7 @@ keys stay right for untracked inputs, ``detach()``, ``torch.no_grad()`` and ``re
 """
 from __future__ import annotations
 
+import math
 import sys
 from typing import Optional
 
@@ -40,6 +41,11 @@ def caller_namespace(depth: int = 1) -> dict:
     """The variables seen by the code ``depth`` frames above the caller (in a notebook: the notebook's)."""
     frame = sys._getframe(depth + 1)
     return {**frame.f_globals, **frame.f_locals}
+
+
+#: Said when the gradient asked for is nan or infinite (the key then takes these words, see keys.NumericKey);
+#: such a question is made only when no finite gradient can be asked about instead.
+_NON_FINITE_NOTE = " It may not be a finite number: then type nan, inf or -inf."
 
 
 def _c(name: str) -> str:
@@ -86,6 +92,10 @@ class _Generator:
                      else f"{self.root}.backward(torch.ones_like({self.root}))")
         self.choices = facts.named[:MAX_CHOICES]
         self.grads_known = facts.received is not None and not facts.hooked
+
+    def _finite(self, f: TensorFact) -> bool:
+        """Whether the gradient a question would ask about (its first element) is a finite number."""
+        return bool(np.isfinite(self.f.gradient(f).flat[0]))
 
     @staticmethod
     def _pick(candidates: list, rank) -> Optional[TensorFact]:
@@ -162,7 +172,7 @@ class _Generator:
         if not self.grads_known:
             return None
         leaves = [f for f in self.f.named if f.on_graph and f.tensor.is_leaf and self.f.gradient(f) is not None]
-        target = self._pick(leaves, lambda f: (f.tensor.numel() > 1, f.tensor._id))
+        target = self._pick(leaves, lambda f: (not self._finite(f), f.tensor.numel() > 1, f.tensor._id))
         if target is None:
             return None
         value = float(self.f.gradient(target).flat[0])
@@ -171,7 +181,8 @@ class _Generator:
         return Question(
             "grad-value", "numeric",
             f"What is ∂{self.root}/∂{x}{elem}: the number `{self.call}` adds into `{x}.grad{elem}`?"
-            + (f" Values: {values}." if values else "") + " Three significant digits are enough; 1/3 works too.",
+            + (f" Values: {values}." if values else "") + " Three significant digits are enough; 1/3 works too."
+            + _NON_FINITE_NOTE * (not math.isfinite(value)),
             NumericKey.near(value, _tolerance(value)),
             f"Backward starts with 1 at `{self.root}`, multiplies by each node's local derivative on the way "
             f"down, and adds what arrives along every path into `{x}`: ∂{self.root}/∂{x}{elem} = {_num(value)}.",
@@ -229,7 +240,8 @@ class _Generator:
             return None
         inner = [f for f in self.f.named if f.on_graph and not f.tensor.is_leaf and f.tensor is not self.f.root
                  and self.f.gradient(f) is not None]
-        target = self._pick(inner, lambda f: (bool(np.all(self.f.gradient(f) == 1)), -f.tensor._id))
+        target = self._pick(inner, lambda f: (not self._finite(f), bool(np.all(self.f.gradient(f) == 1)),
+                                              -f.tensor._id))
         if target is None:
             return None
         z, elem = target.name, _element(target)
@@ -239,7 +251,7 @@ class _Generator:
         return Question(
             "retain-grad", "numeric",
             f"{before} What number does `{self.call}` then add into `{z}.grad{elem}`? Three significant digits "
-            "are enough.",
+            "are enough." + _NON_FINITE_NOTE * (not math.isfinite(value)),
             NumericKey.near(value, _tolerance(value)),
             f"`{z}` is not a leaf, so without `retain_grad()` its gradient only passes through and `{z}.grad` "
             f"stays None. With it, backward also stores the gradient arriving at `{z}`'s node: "

@@ -25,11 +25,15 @@ import hmac
 import math
 import os
 import re
+import reprlib
 import unicodedata
 from dataclasses import dataclass
 
 __all__ = ["ChoiceKey", "TextKey", "NumericKey", "ClassifyKey", "normalise_text", "parse_number",
-           "InvalidAnswer"]
+           "InvalidAnswer", "MAX_ANSWER_CHARS", "shorten"]
+
+#: The longest typed answer (number or text) that is read at all; a longer one is refused before parsing.
+MAX_ANSWER_CHARS = 200
 
 
 class InvalidAnswer(ValueError):
@@ -37,7 +41,8 @@ class InvalidAnswer(ValueError):
 
 
 def _digest(salt: bytes, text: str) -> bytes:
-    return hmac.new(salt, text.encode("utf-8"), hashlib.sha256).digest()
+    # "surrogatepass": a lone surrogate (which JSON can carry) is hashed like any other character
+    return hmac.new(salt, text.encode("utf-8", "surrogatepass"), hashlib.sha256).digest()
 
 
 class _Salted:
@@ -88,10 +93,12 @@ class ChoiceKey:
         items = answer if isinstance(answer, (list, tuple)) else [answer]
         if not self.multiple and len(items) != 1:
             raise InvalidAnswer("Choose one answer.")
+        if len(items) > self.n_choices:
+            raise InvalidAnswer(f"Choose at most {self.n_choices} answers.")
         out = set()
         for i in items:
             if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < self.n_choices:
-                raise InvalidAnswer(f"There is no choice {i!r}.")
+                raise InvalidAnswer(f"There is no choice {shorten(i)}.")
             out.add(i)
         if not out:
             raise InvalidAnswer("Choose at least one answer.")
@@ -101,6 +108,31 @@ class ChoiceKey:
         chosen = self.chosen(answer)
         right = sum(f"{i}:{int(i in chosen)}" in self._marks for i in range(self.n_choices))
         return right == self.n_choices, right
+
+
+_SHORT = reprlib.Repr()  # how a message quotes what it was given: cut before it is formatted
+_SHORT.maxstring, _SHORT.maxother, _SHORT.maxlong, _SHORT.maxlist, _SHORT.maxdict, _SHORT.maxlevel = (
+    60, 60, 40, 6, 4, 2)
+
+
+def shorten(value) -> str:
+    """``repr(value)`` cut to at most 100 characters (a 10 MB string is never copied whole).
+
+    >>> shorten("x" * 100)
+    "'xxxxxxxxxxxxxxxxxxxxxxxxxxx...xxxxxxxxxxxxxxxxxxxxxxxxxxxx'"
+    """
+    text = _SHORT.repr(value)
+    return text if len(text) <= 100 else text[:97] + "..."
+
+
+def _typed(answer) -> str:
+    """A typed answer, refused before any parsing when it is not a string or longer than MAX_ANSWER_CHARS."""
+    if not isinstance(answer, str):
+        raise InvalidAnswer("Type an answer first.")
+    if len(answer) > MAX_ANSWER_CHARS:
+        raise InvalidAnswer(f"That answer is {len(answer):,} characters long; answers take at most "
+                            f"{MAX_ANSWER_CHARS}.")
+    return answer
 
 
 def normalise_text(text: str) -> str:
@@ -128,43 +160,76 @@ class TextKey:
         self._accepted = _Salted(self._norm(a) for a in accepted)
         self._feedback = tuple((_Salted([self._norm(a)]), text) for a, text in feedback)
 
-    def _norm(self, text) -> str:
-        if self.match_case:
+    @staticmethod
+    def normalised(text, match_case: bool = False) -> str:
+        """What is compared: :func:`normalise_text`, or with ``match_case`` only NFKC without white space."""
+        if match_case:
             return re.sub(r"\s+", "", unicodedata.normalize("NFKC", str(text)))
         return normalise_text(text)
 
+    def _norm(self, text) -> str:
+        return self.normalised(text, self.match_case)
+
     def check(self, answer) -> tuple:
-        if not isinstance(answer, str) or not self._norm(answer):
+        norm = self._norm(_typed(answer))
+        if not norm:
             raise InvalidAnswer("Type an answer first.")
-        norm = self._norm(answer)
         if norm in self._accepted:
             return True, None
         return False, next((text for salted, text in self._feedback if norm in salted), None)
 
 
-_NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+#: The words a learner may type for a number that is not finite (accepted only where the answer is one).
+NON_FINITE = {"nan": math.nan, "inf": math.inf, "+inf": math.inf, "-inf": -math.inf, "infinity": math.inf,
+              "+infinity": math.inf, "-infinity": -math.inf}
 
 
-def parse_number(text) -> float:
-    """A learner's number: ``4``, ``-0.5``, ``1e-3`` or a fraction ``1/3``.
+def _digits(text: str) -> bool:
+    return text.isascii() and text.isdigit()
 
-    >>> parse_number(" -3/4 "), parse_number("2.5e1")
-    (-0.75, 25.0)
+
+def _is_decimal(text: str) -> bool:
+    """``[+-]digits[.digits][e[+-]digits]``, checked by splitting, in one pass over the text (a regular
+    expression with overlapping repeats, such as ``\\d+\\.?\\d*``, takes quadratic time on a long digit run)."""
+    body, e, exponent = text.lower().partition("e")
+    if e and not _digits(exponent[1:] if exponent[:1] in "+-" else exponent):
+        return False
+    whole, _, fraction = (body[1:] if body[:1] in "+-" else body).partition(".")
+    return bool(whole or fraction) and all(not part or _digits(part) for part in (whole, fraction))
+
+
+def _as_float(value) -> float:
+    try:
+        return float(value)
+    except OverflowError:  # an int beyond the floats, such as 10**400
+        return math.inf if value > 0 else -math.inf
+
+
+def parse_number(text, non_finite: bool = False) -> float:
+    """A learner's number: ``4``, ``-0.5``, ``1e-3`` or a fraction ``1/3``; with ``non_finite``, also ``nan``,
+    ``inf`` and ``-inf``. Strings longer than :data:`MAX_ANSWER_CHARS` are refused unread.
+
+    >>> parse_number(" -3/4 "), parse_number("2.5e1"), parse_number("-inf", non_finite=True)
+    (-0.75, 25.0, -inf)
     """
     if isinstance(text, (int, float)) and not isinstance(text, bool):
-        if math.isfinite(text):
-            return float(text)
-        raise InvalidAnswer("Type a finite number.")
-    s = str(text).strip().replace("\u2212", "-")
-    parts = s.split("/")
-    if len(parts) in (1, 2) and all(_NUMBER.match(p.strip()) for p in parts):
+        value = _as_float(text)
+    else:
+        s = _typed(text).strip().replace("\u2212", "-")
+        parts = [p.strip() for p in s.split("/")]
+        if non_finite and s.lower() in NON_FINITE:
+            return NON_FINITE[s.lower()]
+        if len(parts) not in (1, 2) or not all(_is_decimal(p) for p in parts):
+            raise InvalidAnswer("Type a number such as 4, -0.5, 1e-3 or 1/3"
+                                + (", or nan, inf or -inf." if non_finite else "."))
         value = float(parts[0])
         if len(parts) == 2:
             if float(parts[1]) == 0:
                 raise InvalidAnswer("Cannot divide by zero.")
             value /= float(parts[1])
-        return value
-    raise InvalidAnswer("Type a number such as 4, -0.5, 1e-3 or 1/3.")
+    if not (non_finite or math.isfinite(value)):
+        raise InvalidAnswer("Type a finite number.")
+    return value
 
 
 def _round_sig(x: float, digits: int) -> float:
@@ -178,6 +243,8 @@ class _Interval:
     closed_high: bool = True
 
     def __contains__(self, x: float) -> bool:
+        if math.isnan(self.low):  # the answer "nan": only nan matches it
+            return math.isnan(x)
         return self.low <= x and (x <= self.high if self.closed_high else x < self.high)
 
 
@@ -190,16 +257,20 @@ class NumericKey:
     comparing.
     """
 
-    __slots__ = ("_accept", "_feedback", "_precision")
+    __slots__ = ("_accept", "_feedback", "_precision", "non_finite")
 
     def __init__(self, accept, feedback=(), precision=None) -> None:
         self._accept = tuple(accept)
         self._feedback = tuple(feedback)
         self._precision = precision
+        #: True when an accepted answer is nan or infinite: then "nan", "inf" and "-inf" can be typed.
+        self.non_finite = any(not (math.isfinite(i.low) and math.isfinite(i.high)) for i, _ in self._accept)
 
     @classmethod
     def near(cls, value: float, tolerance: float, feedback=()) -> "NumericKey":
-        """Accept ``|answer - value| <= tolerance``."""
+        """Accept ``|answer - value| <= tolerance``; a nan or infinite ``value`` only as itself."""
+        if not math.isfinite(value):
+            return cls([(_Interval(value, value), None)], feedback)
         return cls([(_Interval(value - tolerance, value + tolerance), None)], feedback)
 
     @staticmethod
@@ -207,7 +278,7 @@ class NumericKey:
         return _Interval(low, high, closed_high)
 
     def check(self, answer) -> tuple:
-        x = parse_number(answer)
+        x = parse_number(answer, self.non_finite)
         if self._precision is not None:
             x = _round_sig(x, self._precision)
         for interval, text in self._accept:
@@ -235,6 +306,8 @@ class ClassifyKey:
     def check(self, answer) -> tuple:
         if not isinstance(answer, dict):
             raise InvalidAnswer("Mark every tensor first.")
+        if len(answer) > len(self.items):
+            raise InvalidAnswer(f"Mark each of the {len(self.items)} tensors once.")
         missing = [i for i in self.items if answer.get(i) not in self.categories]
         if missing:
             raise InvalidAnswer(f"Mark every tensor first ({len(missing)} not marked yet).")

@@ -23,7 +23,7 @@ import html
 from dataclasses import dataclass, field
 from typing import Optional
 
-from .keys import ChoiceKey, ClassifyKey, InvalidAnswer, NumericKey, TextKey
+from .keys import ChoiceKey, ClassifyKey, InvalidAnswer, NumericKey, TextKey, shorten
 
 __all__ = ["Question", "Feedback", "Quiz", "KINDS", "CATEGORIES", "diagram", "inline_html"]
 
@@ -194,8 +194,8 @@ class Quiz:
 
     def check(self, question_id: str, answer) -> Feedback:
         """Grade ``answer``, count the try, remember it. A solved question stays solved."""
-        if question_id not in self._by_id:
-            raise KeyError(f"no question {question_id!r} in quiz {self.title!r}")
+        if not isinstance(question_id, str) or question_id not in self._by_id:
+            raise KeyError(f"no question {shorten(question_id)} in quiz {shorten(self.title)}")
         q = self._by_id[question_id]
         record = self.answers.get(question_id)
         if record is not None and record["correct"]:

@@ -1,11 +1,11 @@
-"""The JSON schema of a question bank, and a small validator for it in plain Python.
+"""The JSON schema of a question bank, checked by the ``jsonschema`` library with our own error messages.
 
-The schemas are JSON-Schema-like dicts (``type``, ``properties``, ``required``, ``additionalProperties``,
-``items``, ``enum``, ``const``, ``minimum``, ``minLength``, ``minItems``, ``maxItems``, ``uniqueItems``,
-``pattern``, ``anyOf``), so a teacher can read them as documentation. :func:`validate` implements just that
-subset (about 50 lines) rather than adding the ``jsonschema`` package as a runtime dependency; it returns
-every problem as ``(field path, message)`` so a :class:`BankError` can name the file, the question and the
-field.
+The schemas are plain JSON Schema (draft 2020-12) dicts, so a teacher can read them as documentation; a
+``"message"`` beside a ``pattern`` or an ``anyOf`` is the sentence shown when it fails (JSON Schema ignores
+keywords it does not know). :func:`validate` runs ``jsonschema`` and returns every problem as ``(field path,
+message)``, so a :class:`BankError` can name the file, the question and the field. Two rules differ from
+plain JSON Schema, as Python reads JSON: an integer is an ``int`` (``1.0`` is a float), and a boolean is
+never a number.
 
 A bank file looks like this::
 
@@ -21,9 +21,15 @@ A bank file looks like this::
 """
 from __future__ import annotations
 
-import re
+try:
+    import jsonschema
+except ImportError as exc:  # pragma: no cover - installed with the widgets and quiz extras
+    raise ImportError("autograd_tutor.quiz checks banks with jsonschema: pip install 'autograd_tutor[quiz]'") \
+        from exc
 
-__all__ = ["BankError", "validate", "BANK_SCHEMA", "QUESTION_SCHEMAS", "FORMAT"]
+from .keys import shorten
+
+__all__ = ["BankError", "validate", "where", "BANK_SCHEMA", "QUESTION_SCHEMAS", "FORMAT"]
 
 FORMAT = "autograd_tutor.quiz/1"
 
@@ -50,78 +56,89 @@ class BankError(ValueError):
         return f"{': '.join(where)}: {message}"
 
 
-_TYPES = {"object": dict, "array": list, "string": str, "boolean": bool, "integer": int, "number": (int, float)}
 _JSON_NAMES = {dict: "object", list: "array", str: "string", bool: "boolean", int: "int", float: "float",
                type(None): "null"}
 
 
-def _is(value, name: str) -> bool:
-    if name in ("integer", "number") and isinstance(value, bool):
-        return False
-    return isinstance(value, _TYPES[name])
+def _plural(n: int) -> str:
+    return "s" * (n > 1)
 
 
-def _join(path: str, key) -> str:
-    if isinstance(key, int):
-        return f"{path}[{key}]"
-    return f"{path}.{key}" if path else str(key)
+#: What each failed keyword says, from the failed error (``error.validator_value`` is the keyword's value).
+_MESSAGES = {
+    "type": lambda e: (f"must be {'an' if e.validator_value[0] in 'aeiou' else 'a'} {e.validator_value}, "
+                       f"not {_JSON_NAMES.get(type(e.instance), type(e.instance).__name__)}"),
+    "const": lambda e: f"must be {e.validator_value!r}",
+    "enum": lambda e: f"must be one of {', '.join(map(repr, e.validator_value))}, not {shorten(e.instance)}",
+    "pattern": lambda e: e.schema.get("message", f"must match {e.validator_value}"),
+    "anyOf": lambda e: e.schema.get("message", "has the wrong form"),
+    "minimum": lambda e: f"must be at least {e.validator_value}",
+    "maximum": lambda e: f"must be at most {e.validator_value}",
+    "minItems": lambda e: f"needs at least {e.validator_value} item{_plural(e.validator_value)}",
+    "maxItems": lambda e: f"takes at most {e.validator_value} items",
+    "uniqueItems": lambda e: "must not repeat an item",
+}
 
 
-def validate(value, schema: dict, path: str = "") -> list:
+def _required(validator, required, instance, schema):
+    """``required``, one error per missing field, at that field's path."""
+    if validator.is_type(instance, "object"):
+        for name in required:
+            if name not in instance:
+                yield jsonschema.ValidationError("is required", path=[name])
+
+
+_ADDITIONAL = jsonschema.Draft202012Validator.VALIDATORS["additionalProperties"]
+
+
+def _additional(validator, allowed, instance, schema):
+    """``additionalProperties: false``, one error per unknown field, at that field's path, in file order."""
+    if allowed is not False or not validator.is_type(instance, "object"):
+        yield from _ADDITIONAL(validator, allowed, instance, schema)
+        return
+    known = schema.get("properties", {})
+    for name in instance:
+        if name not in known:
+            yield jsonschema.ValidationError(f"is not a known field (known: {', '.join(known)})", path=[name])
+
+
+_TYPES = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
+    "integer", lambda _checker, x: isinstance(x, int) and not isinstance(x, bool))
+_Validator = jsonschema.validators.extend(jsonschema.Draft202012Validator, type_checker=_TYPES,
+                                          validators={"required": _required, "additionalProperties": _additional})
+_validators: dict = {}  # id(schema) -> its validator, made once
+
+
+def where(path) -> str:
+    """A field's path as messages write it: ``("feedback", 0, "range")`` is ``"feedback[0].range"``."""
+    out = ""
+    for key in path:
+        out = f"{out}[{key}]" if isinstance(key, int) else f"{out}.{key}" if out else str(key)
+    return out
+
+
+def validate(value, schema: dict) -> list:
     """Every way ``value`` breaks ``schema``, as ``(path, message)`` pairs (empty when it is valid)."""
-    if "anyOf" in schema:
-        if all(validate(value, s, path) for s in schema["anyOf"]):
-            return [(path, schema.get("message", "has the wrong form"))]
-        return []
-    kind = schema.get("type")
-    if kind is not None and not _is(value, kind):
-        article = "an" if kind[0] in "aeiou" else "a"
-        return [(path, f"must be {article} {kind}, not {_JSON_NAMES.get(type(value), type(value).__name__)}")]
-    if "const" in schema and value != schema["const"]:
-        return [(path, f"must be {schema['const']!r}")]
-    if "enum" in schema and value not in schema["enum"]:
-        return [(path, f"must be one of {', '.join(map(repr, schema['enum']))}, not {value!r}")]
+    validator = _validators.get(id(schema))
+    if validator is None or validator.schema is not schema:
+        validator = _validators[id(schema)] = _Validator(schema)
     problems = []
-    if isinstance(value, str):
-        if len(value.strip()) < schema.get("minLength", 0):
-            problems.append((path, "must not be empty"))
-        if "pattern" in schema and not re.fullmatch(schema["pattern"], value):
-            problems.append((path, schema.get("message", f"must match {schema['pattern']}")))
-    if _is(value, "number") and "minimum" in schema and value < schema["minimum"]:
-        problems.append((path, f"must be at least {schema['minimum']}"))
-    if isinstance(value, list):
-        if len(value) < schema.get("minItems", 0):
-            problems.append((path, f"needs at least {schema['minItems']} item{'s' * (schema['minItems'] > 1)}"))
-        if len(value) > schema.get("maxItems", len(value)):
-            problems.append((path, f"takes at most {schema['maxItems']} items"))
-        if schema.get("uniqueItems") and len({repr(v) for v in value}) != len(value):
-            problems.append((path, "must not repeat an item"))
-        for i, item in enumerate(value):
-            if "items" in schema:
-                problems += validate(item, schema["items"], _join(path, i))
-    if isinstance(value, dict):
-        props = schema.get("properties", {})
-        for name in schema.get("required", ()):
-            if name not in value:
-                problems.append((_join(path, name), "is required"))
-        extra = schema.get("additionalProperties", True)
-        for name, item in value.items():
-            if name in props:
-                problems += validate(item, props[name], _join(path, name))
-            elif extra is False:
-                problems.append((_join(path, name), f"is not a known field (known: {', '.join(props)})"))
-            elif isinstance(extra, dict):
-                problems += validate(item, extra, _join(path, name))
+    for error in validator.iter_errors(value):
+        say = _MESSAGES.get(error.validator)
+        problems.append((where(error.absolute_path), say(error) if say else error.message))
     return problems
 
 
-_TEXT = {"type": "string", "minLength": 1}
-_ID = {"type": "string", "pattern": r"[A-Za-z0-9][A-Za-z0-9_.\-]*",
+_TEXT = {"type": "string", "pattern": r"\S", "message": "must not be empty"}
+_ID = {"type": "string", "pattern": r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$(?!\n)",
        "message": "must be letters, digits, '_', '.' or '-', starting with a letter or digit"}
 _CHOICE = {"anyOf": [_TEXT, {"type": "object", "required": ["text"], "additionalProperties": False,
                              "properties": {"text": _TEXT, "feedback": {"type": "string"}}}],
            "message": "must be a non-empty string or {\"text\": ..., \"feedback\": ...}"}
 _INDEX = {"type": "integer", "minimum": 0}
+#: Choices are lettered a) to z) in the text view.
+_CHOICES = {"type": "array", "minItems": 2, "maxItems": 26, "items": _CHOICE}
+_LAYER = {"type": "integer", "minimum": 0, "maximum": 100}  # a column of the drawing
 _NUMBER = {"type": "number"}
 _COMMON = {"id": _ID, "type": {"type": "string"}, "prompt": _TEXT, "code": {"type": "string"},
            "explanation": _TEXT, "hint": {"type": "string"}}
@@ -135,10 +152,10 @@ def _question(required: list, **props) -> dict:
 
 #: One schema per question ``type``; the loader picks it by the question's ``"type"``.
 QUESTION_SCHEMAS = {
-    "single": _question(["choices", "answer"], choices={"type": "array", "minItems": 2, "items": _CHOICE},
-                        answer=_INDEX),
-    "multiple": _question(["choices", "answer"], choices={"type": "array", "minItems": 2, "items": _CHOICE},
-                          answer={"type": "array", "minItems": 1, "uniqueItems": True, "items": _INDEX}),
+    "single": _question(["choices", "answer"], choices=_CHOICES, answer=_INDEX),
+    "multiple": _question(["choices", "answer"], choices=_CHOICES,
+                          answer={"type": "array", "minItems": 1, "maxItems": 26, "uniqueItems": True,
+                                  "items": _INDEX}),
     "numeric": _question(["answer"], answer=_NUMBER, tolerance={"type": "number", "minimum": 0},
                          feedback={"type": "array", "items": {
                              "type": "object", "required": ["range", "text"], "additionalProperties": False,
@@ -149,11 +166,11 @@ QUESTION_SCHEMAS = {
                           "type": "object", "required": ["answer", "text"], "additionalProperties": False,
                           "properties": {"answer": _TEXT, "text": _TEXT}}}),
     "classify": _question(["nodes", "answer"],
-                          nodes={"type": "array", "minItems": 1, "items": {
+                          nodes={"type": "array", "minItems": 1, "maxItems": 100, "items": {
                               "type": "object", "required": ["id", "label"], "additionalProperties": False,
-                              "properties": {"id": _ID, "label": _TEXT, "layer": _INDEX}}},
-                          edges={"type": "array", "items": {"type": "array", "minItems": 2, "maxItems": 2,
-                                                            "items": {"type": "string"}}},
+                              "properties": {"id": _ID, "label": _TEXT, "layer": _LAYER}}},
+                          edges={"type": "array", "maxItems": 1000, "items": {
+                              "type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "string"}}},
                           answer={"type": "object", "additionalProperties": {"enum": _CATEGORIES}}),
 }
 

@@ -40,6 +40,7 @@ from ..viz import (BACKWARD_KINDS, GraphModel, build_steps, html_table, replay_j
 from ..viz import draw as _draw
 from ..viz import save as _save
 from ..viz.names import caller_namespace, notebook_namespace
+from ._browser import is_int, is_number, take_from_browser
 
 __all__ = ["GraphWidget", "show", "watch"]
 
@@ -86,6 +87,11 @@ class GraphWidget(anywidget.AnyWidget):
         self._subscriptions = self._subscribe(kinds) if live else []
         self._shell = _register_cell_hook(self._on_cell_end) if live else None
         self.refresh()
+
+    def set_state(self, sync_data) -> None:
+        """The browser may move the replay (``step``, within the steps) and report ``render_ms``; nothing else."""
+        take_from_browser(self, sync_data, {"step": lambda i: is_int(i) and 0 <= i <= len(self._steps),
+                                            "render_ms": lambda ms: is_number(ms) and ms >= 0})
 
     # ---------------------------------------------------------------- events in, state out
     @property

@@ -7,6 +7,13 @@ or not, and an explanation). Feedback travels as messages, not traits, so it nev
 saved widget state; a view that is drawn again asks for the feedback so far with a ``ready`` message.
 ``answers`` (what the learner answered, for a teacher or a grader) is a trait that stays in Python.
 
+Everything from the browser is input from outside. The browser may change one trait, ``index`` (which
+question is shown); an update of ``score``, ``progress`` or any other trait is refused and Python's value
+sent back (:mod:`._browser`). A message is checked for its shape first: ``{"type": "check", "id": <a
+question id>, "answer": <a JSON value of that question's kind>}`` or ``{"type": "ready"}``; anything else,
+and any answer longer than :data:`~autograd_tutor.quiz.keys.MAX_ANSWER_CHARS` characters (refused before it
+is parsed), gets a short feedback message that says what was wrong, never an exception.
+
 >>> import autograd_tutor as torch
 >>> x = torch.tensor(2., requires_grad=True)
 >>> loss = (x * 3) ** 2
@@ -27,10 +34,39 @@ import traitlets
 
 from ..quiz import Feedback, Quiz, load_bank, quiz_from
 from ..quiz.generate import caller_namespace
+from ..quiz.keys import MAX_ANSWER_CHARS, shorten
+from ._browser import is_int, is_number, take_from_browser
 
 __all__ = ["QuizWidget"]
 
 _STATIC = Path(__file__).parent / "static"
+
+
+def _is_text(value) -> bool:
+    return isinstance(value, str)
+
+
+#: The JSON form of an answer, by question kind (what the view sends); the keys then check the content.
+_ANSWER_FORMS = {
+    "single": is_int,
+    "multiple": lambda a: isinstance(a, list) and all(is_int(i) for i in a),
+    "numeric": lambda a: _is_text(a) or is_number(a),
+    "text": _is_text,
+    "classify": lambda a: isinstance(a, dict) and all(isinstance(v, str) for v in a.values()),
+}
+_ANSWER_WORDS = {"single": "the number of one choice", "multiple": "a list of choice numbers",
+                 "numeric": "a number or its text", "text": "a text", "classify": "an object of marks"}
+
+
+def _json_name(value) -> str:
+    names = {dict: "an object", list: "an array", str: "a text", bool: "a boolean", int: "a number",
+             float: "a number", type(None): "null"}
+    return names.get(type(value), "another value")
+
+
+def _refusal(message: str, qid=None) -> dict:
+    """The feedback for a message of the wrong form: not a try, and short."""
+    return Feedback(qid, False, message, valid=False).to_json()
 
 
 class QuizWidget(anywidget.AnyWidget):
@@ -46,6 +82,8 @@ class QuizWidget(anywidget.AnyWidget):
     score = traitlets.Int(0).tag(sync=True)
     total = traitlets.Int(0).tag(sync=True)
     answers = traitlets.Dict()  # not synced: answers stay in Python
+    #: The longest typed answer Python reads (the answer box takes no more).
+    answer_limit = traitlets.Int(MAX_ANSWER_CHARS).tag(sync=True)
 
     def __init__(self, quiz: Quiz, **kwargs) -> None:
         if not isinstance(quiz, Quiz):
@@ -78,14 +116,35 @@ class QuizWidget(anywidget.AnyWidget):
         self.answers = {k: dict(v) for k, v in self.quiz.answers.items()}
         self.score = self.quiz.score
 
+    def set_state(self, sync_data) -> None:
+        """The browser's trait updates: ``index`` when it names a question; anything else is sent back."""
+        take_from_browser(self, sync_data, {"index": lambda i: is_int(i) and 0 <= i < max(len(self.quiz), 1)})
+
     def _on_msg(self, _widget, content, _buffers) -> None:
-        if not isinstance(content, dict):
-            return
-        if content.get("type") == "check" and content.get("id") in {q.id for q in self.quiz.questions}:
-            self.send(self.answer(content["id"], content.get("answer")).to_json())
-        elif content.get("type") == "ready":
-            for feedback in self.quiz.last_feedback():
-                self.send(feedback.to_json())
+        for reply in self.reply(content):
+            self.send(reply)
+
+    def reply(self, content) -> list:
+        """The messages Python sends back for one message from the browser (see the module docstring)."""
+        if not isinstance(content, dict) or content.get("type") not in ("check", "ready"):
+            return [_refusal('Send {"type": "check", "id": ..., "answer": ...} or {"type": "ready"}.')]
+        if content["type"] == "ready":
+            return [feedback.to_json() for feedback in self.quiz.last_feedback()]
+        qid = content.get("id")
+        if not isinstance(qid, str) or qid not in self._ids:
+            return [_refusal(f"There is no question {shorten(qid)} in this quiz.")]
+        answer = content.get("answer")
+        kind = self.quiz[qid].kind
+        if not _ANSWER_FORMS[kind](answer):
+            return [_refusal(f"A {kind} question takes {_ANSWER_WORDS[kind]}, not {_json_name(answer)}.", qid)]
+        try:
+            return [self.answer(qid, answer).to_json()]
+        except Exception as exc:  # a bug of ours: the view must still get its reply, the kernel no traceback
+            return [_refusal(f"Python could not check this answer ({type(exc).__name__}); please report it.", qid)]
+
+    @property
+    def _ids(self) -> set:
+        return {q.id for q in self.quiz.questions}
 
     def __repr__(self) -> str:
         return "QuizWidget: " + str(self.quiz)[len("Quiz: "):]

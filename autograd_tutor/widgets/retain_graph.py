@@ -9,7 +9,9 @@ and the history of ``x.grad`` (12, then 24 after ``retain_graph=True`` and a sec
 The widget is thin: standard ipywidgets controls over :class:`autograd_tutor.demos.SecondBackward`, which
 runs the calls and reads the engine's events. ``RetainGraphDemo(build)`` takes a function that builds the
 graph and returns the output (reset calls it again); ``RetainGraphDemo(loss)`` takes your tensor and uses its
-graph as it is, but then reset is disabled: a tensor cannot rebuild the graph that produced it.
+graph as it is, but then reset is disabled: a tensor cannot rebuild the graph that produced it. The buttons
+obey Python only (:class:`._browser.Button`): a click message on a disabled button does nothing, and the
+browser cannot enable one.
 
 >>> demo = RetainGraphDemo()
 >>> demo.backward().ok, demo.backward().ok
@@ -32,6 +34,7 @@ import ipywidgets as w
 
 from ..demos.second_backward import CUBE_CODE, Attempt, SecondBackward, cube
 from ..viz.names import caller_namespace, is_tensor
+from ._browser import Button
 
 __all__ = ["RetainGraphDemo"]
 
@@ -56,13 +59,13 @@ class RetainGraphDemo(w.VBox):
             names = caller_namespace(2)
         self.demo = SecondBackward(source, names=names)
         root = self.demo.root_name
-        self.backward_button = w.Button(
+        self.backward_button = Button(
             description=f"{root}.backward()", button_style="primary", layout=w.Layout(width="auto"),
             tooltip=f"Run {root}.backward(): compute the gradients, then free what the nodes saved")
-        self.retain_button = w.Button(
+        self.retain_button = Button(
             description=f"{root}.backward(retain_graph=True)", button_style="info", layout=w.Layout(width="auto"),
             tooltip=f"Run {root}.backward(retain_graph=True): compute the gradients and keep what the nodes saved")
-        self.reset_button = w.Button(
+        self.reset_button = Button(
             description="reset()", layout=w.Layout(width="auto"), disabled=not self.demo.can_reset,
             tooltip=("Build the graph again: saved tensors back, .grad None" if self.demo.can_reset else
                      "Reset needs a function that builds the graph, RetainGraphDemo(build): a tensor passed "

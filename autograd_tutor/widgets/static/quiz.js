@@ -138,6 +138,7 @@ function render({ model, el }) {
     const id = `${uid}-${q.id}-input`;
     const input = h("input", { type: "text", id, class: "agt-quiz-input", autocomplete: "off", spellcheck: "false",
       inputmode: q.kind === "numeric" ? "decimal" : null, value: drafts[q.id] ?? "",
+      maxlength: model.get("answer_limit") || null,
       placeholder: q.kind === "numeric" ? "e.g. 4, -0.5 or 1/3" : "e.g. a node name",
       oninput: () => { drafts[q.id] = input.value; },
       onkeydown: (e) => { if (e.key === "Enter") { e.preventDefault(); submit(); } } });
@@ -296,9 +297,10 @@ function render({ model, el }) {
   function onMessage(msg) {
     if (!msg || msg.type !== "feedback") return;
     const hadFocus = root.contains(document.activeElement);
-    feedback[msg.id] = msg;
     const q = current();
-    if (q && q.id === msg.id) {
+    const id = msg.id ?? (q && q.id);  // a refusal that names no question belongs to the one shown
+    feedback[id] = msg;
+    if (q && q.id === id) {
       clearTimeout(pendingTimer);
       showFeedback(q);
       if (msg.correct) {
