@@ -144,9 +144,14 @@ class Function(Node):
     the output as ``result``. ``backward(ctx, grad)`` receives NumPy arrays (or Tensors under
     ``create_graph=True``) and returns one gradient per input, in the broadcast shape if it likes:
     :meth:`_run` sums it back to each input's shape (the one ``unbroadcast`` of the engine).
+
+    An input that only some gradient needs is better declared than saved by hand: ``saves_for = (("other", 1,
+    0), ("self", 0, 1))`` (``MulBackward0``) keeps input 1 as ``other`` when input 0 needs a gradient, and input 0
+    as ``self`` when input 1 does, as torch saves them; ``apply`` does it, fast, after ``forward``.
     """
     saves_result = False
     is_view = False
+    saves_for: tuple = ()  # (name, the input to save, the input whose gradient needs it), in torch's order
 
     @classmethod
     def apply(cls, *inputs, **params):
@@ -179,6 +184,9 @@ class Function(Node):
             data = cls.forward(ctx, a, b)
         else:
             data = cls.forward(ctx, *inputs)
+        for name, i, needer in cls.saves_for:  # what each gradient formula will read, kept only if it will run
+            if needs[needer]:
+                ctx._saved[name] = SavedTensor(inputs[i], False)
         view = cls.is_view
         out = Tensor._make(data, True, ctx, a._vbox if view else None)
         if view:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..dtypes import result_type
-from ..function import Function, SavedTensor
+from ..function import Function
 from ..tensor import _broadcast_shape, _wrap, Tensor
 from .numerics import _float, _is_tensor, _laid_out, _needs_array_only, _promote, _rank, _rounded, _saved
 from .backward_formulas import _scaled
@@ -100,15 +100,10 @@ class RsubBackward1(Function):
 class MulBackward0(Function):
     """z = a * b;  dz/da = b,  dz/db = a."""
     saved_names = ("self", "other")
+    saves_for = (("other", 1, 0), ("self", 0, 1))  # b for dz/da, a for dz/db: only where that gradient is needed
 
     @staticmethod
     def forward(ctx, a, b):
-        needs = ctx.needs_input_grad
-        if needs:  # saved straight into the node: this is one of the hottest lines of the engine
-            if needs[0]:
-                ctx._saved["other"] = SavedTensor(b, False)  # torch's order: by name
-            if needs[1]:
-                ctx._saved["self"] = SavedTensor(a, False)
         da, db = _promote(a, b)
         out = da * db
         return out if out.ndim < 2 else _laid_out(out, a._data, b._data)

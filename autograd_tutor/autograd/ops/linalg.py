@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..dtypes import CPP_NAMES, kind_name
-from ..function import Function, SavedTensor
+from ..function import Function
 from ..tensor import Tensor
 from .numerics import _is_tensor, _needs_array_only, _promote, _saved
 from .reductions import norm_backward, vector_norm
@@ -24,6 +24,7 @@ def _mm_shapes_error(a, b) -> RuntimeError:
 class MmBackward0(Function):
     """Z = A @ B;  dA = G @ B.T,  dB = A.T @ G."""
     saved_names = ("self", "mat2")
+    saves_for = (("mat2", 1, 0), ("self", 0, 1))  # B for dA, A for dB
 
     @staticmethod
     def forward(ctx, a, b):
@@ -33,12 +34,7 @@ class MmBackward0(Function):
         if da.dtype != db.dtype:  # torch multiplies matrices of one dtype only
             raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {CPP_NAMES[da.dtype.name]} != "
                                f"{CPP_NAMES[db.dtype.name]}")
-        needs = ctx.needs_input_grad
-        if needs:  # only a recorded node saves (the strides pick the backward formula); written out: a hot path
-            if needs[0]:
-                ctx._saved["mat2"] = SavedTensor(b, False)
-            if needs[1]:
-                ctx._saved["self"] = SavedTensor(a, False)
+        if ctx.needs_input_grad:  # a recorded node keeps the layouts: they pick the backward formula
             ctx.self_sym_sizes, ctx.self_sym_strides = da.shape, _strides(da)
             ctx.mat2_sym_sizes, ctx.mat2_sym_strides = db.shape, _strides(db)
         return _mm(*_promote(a, b))
