@@ -338,7 +338,8 @@ class _Step:
     the fast path in :func:`_run` does, and reports it."""
 
     def __init__(self, create_graph, retain_graph, stepping, showing, check_nan, needed, buffers, deps, ready, tie):
-        self.create_graph, self.retain_graph, self.stepping, self.showing = create_graph, retain_graph, stepping, showing
+        self.create_graph, self.retain_graph, self.stepping, self.showing = (create_graph, retain_graph, stepping,
+                                                                             showing)
         self.check_nan, self.needed, self.buffers, self.deps, self.ready, self.tie = (check_nan, needed, buffers,
                                                                                      deps, ready, tie)
         self.arrived = {}  # node -> the event copy of the one gradient it received, reused by the events that show it

@@ -1,4 +1,5 @@
-"""Tensor methods of arithmetic: the operators ``+ - * / ** %  //``, ``add`` / ``sub`` / ``mul`` ..., ``addcmul``, ``lerp``, ``xlogy``.
+"""Tensor methods of arithmetic: the operators ``+ - * / ** % //``, ``add`` / ``sub`` / ``mul`` ..., ``addcmul``,
+``lerp``, ``xlogy``.
 """
 from __future__ import annotations
 

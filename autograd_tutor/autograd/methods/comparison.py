@@ -1,5 +1,5 @@
-"""Tensor methods that compare: ``== != < <= > >=``, ``& | ~``, ``equal``, ``allclose``, ``isclose``, ``isnan``, ``any`` / ``all``,
-``nonzero``.
+"""Tensor methods that compare: ``== != < <= > >=``, ``& | ~``, ``equal``, ``allclose``, ``isclose``, ``isnan``,
+``any`` / ``all``, ``nonzero``.
 """
 from __future__ import annotations
 
@@ -9,8 +9,7 @@ from ... import events
 from ..dtypes import LEGACY_NAMES
 from ..tensor import _broadcast_shape, _wrap, Tensor
 
-# Tensor methods written as functions (they call one another); the class below holds the others
-__all__: list = []
+__all__: list = []  # every method is in the class below
 
 
 class ComparisonMethods:

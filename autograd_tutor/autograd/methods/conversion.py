@@ -14,8 +14,7 @@ from ..factories import _leaf, _size, tensor
 from ..ops.copies import CloneBackward0, ToCopyBackward0
 from ..tensor import Tensor
 
-# Tensor methods written as functions (they call one another); the class below holds the others
-__all__: list = []
+__all__: list = []  # every method is in the class below
 
 
 class ConversionMethods:

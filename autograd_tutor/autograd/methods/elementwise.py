@@ -1,5 +1,5 @@
-"""Tensor methods of elementwise math: ``exp``, ``log``, ``tanh``, ``sqrt``, trigonometry, rounding, ``clamp``, ``maximum``,
-``softmax``.
+"""Tensor methods of elementwise math: ``exp``, ``log``, ``tanh``, ``sqrt``, trigonometry, rounding, ``clamp``,
+``maximum``, ``softmax``.
 """
 from __future__ import annotations
 
@@ -16,8 +16,7 @@ from ..ops.elementwise import (AbsBackward0, AcosBackward0, AsinBackward0, Atan2
 from ..tensor import _broadcast_shape, _dim, _wrap, Tensor
 from .arithmetic import _binary
 
-# Tensor methods written as functions (they call one another); the class below holds the others
-__all__: list = []
+__all__: list = []  # every method is in the class below
 
 
 class ElementwiseMethods:

@@ -1,5 +1,5 @@
-"""Tensor methods that change a tensor in place: ``add_``, ``mul_``, ``clamp_``, ``sigmoid_``, ``zero_``, ``fill_``, ``copy_``...
-and the checks torch makes before (a leaf that requires grad, a view of one).
+"""Tensor methods that change a tensor in place: ``add_``, ``mul_``, ``clamp_``, ``sigmoid_``, ``zero_``, ``fill_``,
+``copy_``... and the checks torch makes before (a leaf that requires grad, a view of one).
 """
 from __future__ import annotations
 
@@ -12,8 +12,7 @@ from ..ops.copies import CopyBackwards, FillBackward2, FillBackward3, ZeroBackwa
 from ..ops.numerics import _promote
 from ..tensor import _broadcast_shape, _wrap, LEAF_INPLACE, Tensor, VIEW_OF_LEAF_INPLACE
 
-# Tensor methods written as functions (they call one another); the class below holds the others
-__all__: list = []
+__all__: list = []  # every method is in the class below
 
 
 class InplaceMethods:

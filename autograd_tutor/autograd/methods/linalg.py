@@ -1,5 +1,5 @@
-"""Tensor methods of linear algebra: ``@`` / ``matmul``, ``mm``, ``bmm``, ``mv``, ``dot``, ``addmm``, ``outer``, ``diag``,
-``diagonal``, ``trace``, ``tril`` / ``triu``.
+"""Tensor methods of linear algebra: ``@`` / ``matmul``, ``mm``, ``bmm``, ``mv``, ``dot``, ``addmm``, ``outer``,
+``diag``, ``diagonal``, ``trace``, ``tril`` / ``triu``.
 """
 from __future__ import annotations
 
@@ -11,8 +11,7 @@ from ..ops.linalg import (AddmmBackward0, BmmBackward0, DiagEmbedBackward0, Diag
 from ..ops.shape import SqueezeBackward4, UnsafeViewBackward0
 from ..tensor import _broadcast_shape, _dim, _wrap, Tensor
 
-# Tensor methods written as functions (they call one another); the class below holds the others
-__all__: list = []
+__all__: list = []  # every method is in the class below
 
 
 def _should_fold(t1: "Tensor", t2: "Tensor") -> bool:

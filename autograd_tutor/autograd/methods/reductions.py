@@ -1,5 +1,5 @@
-"""Tensor methods that reduce: ``sum``, ``mean``, ``max`` / ``min``, ``argmax``, ``prod``, ``norm``, ``var`` / ``std``, ``amax``,
-``logsumexp``, ``median``, ``cumsum``, ``cummax``, ``kthvalue``, ``nansum``.
+"""Tensor methods that reduce: ``sum``, ``mean``, ``max`` / ``min``, ``argmax``, ``prod``, ``norm``, ``var`` / ``std``,
+``amax``, ``logsumexp``, ``median``, ``cumsum``, ``cummax``, ``kthvalue``, ``nansum``.
 """
 from __future__ import annotations
 

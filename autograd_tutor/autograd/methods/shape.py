@@ -1,5 +1,6 @@
-"""Tensor methods of shape: ``view`` / ``reshape``, ``permute`` / ``transpose`` / ``T``, ``squeeze``, ``expand``, ``split``,
-``chunk``, ``flip``, ``repeat``, ``roll``, ``tile``, ``movedim``, ``tensor_split``, ``unflatten``, ``unfold``.
+"""Tensor methods of shape: ``view`` / ``reshape``, ``permute`` / ``transpose`` / ``T``, ``squeeze``, ``expand``,
+``split``, ``chunk``, ``flip``, ``repeat``, ``roll``, ``tile``, ``movedim``, ``tensor_split``, ``unflatten``,
+``unfold``.
 """
 from __future__ import annotations
 

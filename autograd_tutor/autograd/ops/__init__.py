@@ -6,10 +6,11 @@ functions call them; ``Function.apply`` (``autograd/function.py``) records the n
 | module | holds |
 |---|---|
 | ``arithmetic`` | ``+ - * /``, powers, remainders, ``addcmul`` / ``addcdiv`` / ``lerp`` / ``xlogy`` |
-| ``elementwise`` | ``exp``, ``log``, ``tanh``, ``sigmoid``, ``relu``, ``sqrt``, trigonometry, rounding, ``clamp``, ``where`` |
-| ``reductions`` | ``sum``, ``mean``, ``max`` / ``min``, ``prod``, norms, ``var`` / ``std``, cumulative ops, ``median`` |
+| ``elementwise`` | ``exp``, ``log``, ``tanh``, ``sigmoid``, ``relu``, ``sqrt``, trigonometry, rounding, ``clamp`` |
+| ``selection`` | ``where``, and the masked gradient of every piecewise operation |
+| ``reductions`` | ``sum``, ``mean``, ``max`` / ``min``, ``prod``, norms, ``var`` / ``std``, cumulative ops |
 | ``linalg`` | ``mm``, ``mv``, ``dot``, ``bmm``, ``addmm``, ``diag``, ``trace``, ``tril`` / ``triu``, ``cdist`` |
-| ``shape`` | views and joins: ``view``, ``permute``, ``squeeze``, ``expand``, ``cat``, ``split``, ``flip``, ``unfold`` |
+| ``shape`` | views and joins: ``view``, ``permute``, ``squeeze``, ``expand``, ``cat``, ``split``, ``unfold`` |
 | ``copies`` | ``clone``, ``copy_``, ``to(dtype)``, ``zero_``, ``fill_`` |
 | ``indexing`` | ``x[key]``, ``x[key] = v``, ``gather`` / ``scatter``, ``index_*``, ``masked_*`` |
 | ``sorting`` | ``sort``, ``topk``, ``unique`` |
@@ -18,7 +19,7 @@ functions call them; ``Function.apply`` (``autograd/function.py``) records the n
 | ``losses`` | ``mse_loss``, ``nll_loss``, binary cross entropy, ``smooth_l1_loss``, ``huber_loss`` |
 | ``normalization`` | ``layer_norm``, ``batch_norm`` |
 | ``embedding`` | ``embedding`` |
-| ``convolution`` / ``pooling`` / ``padding`` | ``conv1d`` / ``conv2d``, max / average / adaptive pooling, ``F.pad`` |
+| ``convolution``, ``pooling``, ``padding`` | ``conv1d`` / ``conv2d``; max, average, adaptive pooling; ``F.pad`` |
 | ``backward_formulas`` | the nodes torch records for backward formulas under ``create_graph=True`` |
 | ``numerics`` | what they share: dtype promotion, torch's memory layout and rounding, gradient helpers |
 """

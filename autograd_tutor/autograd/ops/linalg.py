@@ -1,4 +1,5 @@
-"""Linear algebra: ``mm``, ``mv``, ``dot``, ``bmm``, ``addmm``, ``diag`` / ``diagonal``, ``trace``, ``tril`` / ``triu``, ``cdist``.
+"""Linear algebra: ``mm``, ``mv``, ``dot``, ``bmm``, ``addmm``, ``diag`` / ``diagonal``, ``trace``, ``tril`` /
+``triu``, ``cdist``.
 """
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Reductions: ``sum``, ``mean``, ``max`` / ``min``, ``prod``, norms, ``var`` / ``std``, ``amax``, ``logsumexp``, ``median``,
-cumulative sums and products, ``cummax``, ``kthvalue``, ``nansum``.
+"""Reductions: ``sum``, ``mean``, ``max`` / ``min``, ``prod``, norms, ``var`` / ``std``, ``amax``, ``logsumexp``,
+``median``, cumulative sums and products, ``cummax``, ``kthvalue``, ``nansum``.
 """
 from __future__ import annotations
 

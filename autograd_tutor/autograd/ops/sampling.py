@@ -1,4 +1,5 @@
-"""Random sampling in place (``uniform_``, ``normal_``, ``bernoulli_``, ``random_``, ``exponential_``): nodes whose gradient is zero.
+"""Random sampling in place (``uniform_``, ``normal_``, ``bernoulli_``, ``random_``, ``exponential_``): nodes whose
+gradient is zero.
 """
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""``F.relu``, ``F.leaky_relu``, ``F.gelu``, ``F.silu``, ``F.softplus``, ``F.elu``, ``F.selu``, ``F.hardtanh``, ``F.relu6``,
-``F.logsigmoid``, ``F.mish``, ``F.tanh``, ``F.sigmoid``, ``F.softmax``, ``F.log_softmax``.
+"""``F.relu``, ``F.leaky_relu``, ``F.gelu``, ``F.silu``, ``F.softplus``, ``F.elu``, ``F.selu``, ``F.hardtanh``,
+``F.relu6``, ``F.logsigmoid``, ``F.mish``, ``F.tanh``, ``F.sigmoid``, ``F.softmax``, ``F.log_softmax``.
 """
 from __future__ import annotations
 

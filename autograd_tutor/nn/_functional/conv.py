@@ -1,4 +1,5 @@
-"""``F.conv1d`` and ``F.conv2d``, with torch's checks of shapes, padding (``'same'`` / ``'valid'``), dilation and groups.
+"""``F.conv1d`` and ``F.conv2d``, with torch's checks of shapes, padding (``'same'`` / ``'valid'``), dilation and
+groups.
 """
 from __future__ import annotations
 

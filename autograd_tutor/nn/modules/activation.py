@@ -1,5 +1,6 @@
-"""Activation modules: ``nn.ReLU``, ``nn.LeakyReLU``, ``nn.GELU``, ``nn.SiLU``, ``nn.Softplus``, ``nn.ELU``, ``nn.SELU``,
-``nn.Tanh``, ``nn.Sigmoid``, ``nn.Softmax``, ``nn.LogSoftmax``, ``nn.Hardtanh``, ``nn.ReLU6``, ``nn.LogSigmoid``, ``nn.Mish``.
+"""Activation modules: ``nn.ReLU``, ``nn.LeakyReLU``, ``nn.GELU``, ``nn.SiLU``, ``nn.Softplus``, ``nn.ELU``,
+``nn.SELU``, ``nn.Tanh``, ``nn.Sigmoid``, ``nn.Softmax``, ``nn.LogSoftmax``, ``nn.Hardtanh``, ``nn.ReLU6``,
+``nn.LogSigmoid``, ``nn.Mish``.
 """
 from __future__ import annotations
 
