@@ -93,7 +93,7 @@ class AccumulateGrad(Node):
 
     def __call__(self, grad) -> tuple:
         """Add ``grad`` into the leaf's ``.grad``, as the engine does (torch's AccumulateGrad is callable too)."""
-        from .engine import _add_to_grad
+        from .engine import _add_to_grad  # the engine builds on nodes: reached at call time
         _add_to_grad(self.variable, grad._data, False, self, False)
         return ()
 

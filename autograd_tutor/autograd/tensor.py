@@ -350,7 +350,7 @@ class Tensor:
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None) -> None:
         """Compute the gradient of this tensor with respect to the graph's leaves (see ``autograd.backward``)."""
-        from .engine import backward
+        from .engine import backward  # the engine builds on Tensor, so Tensor reaches it at call time
         backward([self], gradient, retain_graph, create_graph, inputs=inputs)
 
     def detach(self) -> "Tensor":

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections import OrderedDict, namedtuple
 
+from ...autograd.dtypes import float32, float64
 from ...autograd.grad_mode import no_grad
 from ...autograd.hooks import add_hook
 from ...autograd.tensor import Tensor
@@ -317,11 +318,9 @@ class Module:
         return self
 
     def float(self) -> "Module":
-        from ...autograd.dtypes import float32
         return self.to(float32)
 
     def double(self) -> "Module":
-        from ...autograd.dtypes import float64
         return self.to(float64)
 
     def cuda(self, device=None) -> "Module":
