@@ -21,7 +21,8 @@ from ._functional.adaptive_pooling import (adaptive_avg_pool1d, adaptive_avg_poo
                                            adaptive_max_pool2d, avg_pool1d)
 from ._functional.conv import conv1d, conv2d
 from ._functional.distance import cosine_similarity, normalize
-from ._functional.linear import dropout, linear
+from ._functional.dropout import dropout
+from ._functional.linear import linear
 from ._functional.loss import (binary_cross_entropy, binary_cross_entropy_with_logits, cross_entropy, huber_loss,
                                kl_div, l1_loss, mse_loss, nll_loss, smooth_l1_loss)
 from ._functional.normalization import batch_norm, layer_norm

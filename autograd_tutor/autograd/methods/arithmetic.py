@@ -1,5 +1,10 @@
 """Tensor methods of arithmetic: the operators ``+ - * / ** % //``, ``add`` / ``sub`` / ``mul`` ..., ``addcmul``,
 ``lerp``, ``xlogy``.
+
+>>> import autograd_tutor as torch
+>>> x = torch.tensor([1., 2.])
+>>> x.addcmul(torch.tensor([3., 4.]), torch.tensor([2., 2.]), value=0.5), x.lerp(torch.tensor([3., 0.]), 0.5)
+(tensor([4., 6.]), tensor([2., 1.]))
 """
 from __future__ import annotations
 

@@ -1,5 +1,14 @@
 """Tensor methods of indexing: ``x[key]``, ``x[key] = v``, ``gather`` / ``scatter``, ``index_select``, ``index_add``,
 ``index_fill``, ``masked_fill`` / ``masked_select`` / ``masked_scatter``.
+
+>>> import autograd_tutor as torch
+>>> x = torch.tensor([[1., 5., 2.], [4., 3., 6.]])
+>>> x.scatter(1, torch.tensor([[2], [0]]), 0.)
+tensor([[1., 5., 0.],
+        [0., 3., 6.]])
+>>> x.cummax(1).indices
+tensor([[0, 1, 1],
+        [0, 0, 2]])
 """
 from __future__ import annotations
 

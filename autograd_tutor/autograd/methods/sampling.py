@@ -1,5 +1,10 @@
 """Tensor methods that draw random numbers: ``bernoulli``, ``uniform_``, ``normal_``, ``random_``, ``exponential_``,
 ``multinomial``.
+
+>>> import autograd_tutor as torch
+>>> _ = torch.manual_seed(0)
+>>> torch.multinomial(torch.tensor([0.1, 0.6, 0.3]), 4, replacement=True)
+tensor([2, 2, 1, 2])
 """
 from __future__ import annotations
 

@@ -1,4 +1,10 @@
 """Tensor methods that sort: ``sort``, ``argsort``, ``topk``, ``msort``, ``unique``, ``aminmax``.
+
+>>> import autograd_tutor as torch
+>>> torch.tensor([3, 1, 3, 3]).unique(return_inverse=True, return_counts=True)
+(tensor([1, 3]), tensor([1, 0, 1, 1]), tensor([1, 3]))
+>>> torch.tensor([3, 1, 3, 3]).unique_consecutive()
+tensor([3, 1, 3])
 """
 from __future__ import annotations
 

@@ -5,6 +5,12 @@ Each forward and gradient is computed in the input's dtype, step by step as torc
 (exp, tanh, erf... rounded once from float64), so that float32 results agree with torch's to the last bit
 or nearly. Under create_graph=True their gradients are recorded as torch records them: as one operation
 with a node of its own (LeakyReluBackwardBackward0...), differentiable in turn; silu's as several.
+
+>>> import autograd_tutor as torch
+>>> x = torch.tensor([-1., 3., 9.], requires_grad=True)
+>>> y = torch.nn.functional.relu6(x)
+>>> y, y.grad_fn._saved_min_val, y.grad_fn._saved_max_val
+(tensor([0., 3., 6.], grad_fn=<HardtanhBackward0>), 0, 6)
 """
 from __future__ import annotations
 

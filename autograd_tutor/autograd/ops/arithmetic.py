@@ -7,8 +7,8 @@ import numpy as np
 from ..dtypes import result_type
 from ..function import Function
 from ..tensor import _broadcast_shape, _wrap, Tensor
-from .numerics import _float, _is_tensor, _laid_out, _needs_array_only, _promote, _rank, _rounded, _saved
 from .backward_formulas import _scaled
+from .numerics import _float, _is_tensor, _laid_out, _needs_array_only, _promote, _rank, _rounded, _saved
 from .selection import _where
 
 __all__ = ["AddBackward0", "SubBackward0", "RsubBackward0", "RsubBackward1", "MulBackward0", "DivBackward0",

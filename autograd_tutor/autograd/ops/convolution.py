@@ -1,4 +1,21 @@
 """Convolution: ``conv1d`` / ``conv2d`` as one ``ConvolutionBackward0`` (im2col and a matrix product).
+
+Convolutions and poolings look at the input through *windows*: for a kernel of size k, stride s and dilation
+d, output
+position o reads the input at o*s + i*d for i = 0..k-1 (after padding). :func:`windows` builds that view
+without copying (``np.lib.stride_tricks.sliding_window_view``); :func:`fold` is its adjoint, used by backward:
+it adds each window entry back to the input place it was read from (a place read by two windows gets both).
+
+>>> x = np.arange(5.)
+>>> windows(x, (3,), (2,), (1,), (2,))          # two windows of 3, two apart
+array([[0., 1., 2.],
+       [2., 3., 4.]])
+>>> fold(np.ones((2, 3)), (5,), (3,), (2,), (1,))  # x[2] was read twice
+array([1., 1., 2., 1., 1.])
+
+A convolution is then one matrix product (im2col): each window flattened into a row, times the flattened
+kernels. Sums run in NumPy's (BLAS) order, not oneDNN's, so results can differ from torch's in the last bits
+of a float32 (about 1e-7 relative), which never shows at print precision.
 """
 from __future__ import annotations
 

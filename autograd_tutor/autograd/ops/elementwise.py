@@ -1,5 +1,19 @@
 """Elementwise math: ``exp``, ``log``, ``tanh``, ``sigmoid``, ``relu``, ``sqrt``, trigonometry, rounding, ``clamp``,
 ``maximum`` / ``minimum``, ``where``.
+
+Each backward is written with operations that arrays and tensors share, in the order torch's formulas use
+them, so that under ``create_graph=True`` the gradient's graph has torch's nodes too (``d/dx tan(x) = 1 +
+tan(x)**2`` records ``PowBackward0`` then ``AddBackward1`` then ``MulBackward0``).
+
+>>> import autograd_tutor as torch
+>>> x = torch.tensor(4., requires_grad=True)
+>>> y = x.rsqrt(); y.backward(); y, x.grad     # d/dx x**(-1/2) = -x**(-3/2) / 2
+(tensor(0.5000, grad_fn=<RsqrtBackward0>), tensor(-0.0625))
+
+>>> import autograd_tutor as torch
+>>> y, x = torch.tensor(1., requires_grad=True), torch.tensor(1., requires_grad=True)
+>>> z = torch.atan2(y, x); z.backward(); z, y.grad, x.grad     # the angle of (x, y): pi/4
+(tensor(0.7854, grad_fn=<Atan2Backward0>), tensor(0.5000), tensor(-0.5000))
 """
 from __future__ import annotations
 
@@ -9,12 +23,12 @@ import numpy as np
 
 from ..dtypes import kind_name, result_type
 from ..function import Function
+from . import indexing
 from .backward_formulas import (_tanh_grad, AddBackward1, MulBackward1, SgnBackward0, SigmoidBackwardBackward0,
                                 TanhBackwardBackward0, ThresholdBackwardBackward0)
-from . import indexing
+from .backward_formulas import _scaled
 from .numerics import _float, _is_tensor, _needs_array_only, _promote, _rank, _rounded, _saved, _zeros
 from .selection import WhereBackward0
-from .backward_formulas import _scaled
 from .selection import _where
 
 __all__ = ["ExpBackward0", "LogBackward0", "TanhBackward0", "SigmoidBackward0", "ReluBackward0", "SqrtBackward0",

@@ -1,5 +1,10 @@
 """Indexing: ``x[key]`` and ``x[key] = v``, ``gather`` / ``scatter``, ``index_select``, ``index_add`` / ``index_fill``,
 ``masked_fill`` / ``masked_select`` / ``masked_scatter``.
+
+>>> import autograd_tutor as torch
+>>> x = torch.tensor([1., 2., 3.], requires_grad=True)
+>>> y = x.index_fill(0, torch.tensor([1]), 0.); y.sum().backward(); y, x.grad
+(tensor([1., 0., 3.], grad_fn=<IndexFillBackward0>), tensor([1., 0., 1.]))
 """
 from __future__ import annotations
 

@@ -8,9 +8,9 @@ import numpy as np
 from ..dtypes import CPP_NAMES, kind_name
 from ..function import Function
 from ..tensor import Tensor
+from .backward_formulas import _scaled
 from .numerics import _is_tensor, _needs_array_only, _promote, _saved
 from .reductions import norm_backward, vector_norm
-from .backward_formulas import _scaled
 
 __all__ = ["MmBackward0", "MvBackward0", "DotBackward0", "BmmBackward0", "AddmmBackward0", "DiagEmbedBackward0",
            "DiagonalBackward0", "DiagonalBackward0_copy", "DiagonalBackwardBackward0", "TraceBackward0",

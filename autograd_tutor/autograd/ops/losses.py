@@ -1,5 +1,11 @@
 """Losses: ``mse_loss``, ``nll_loss`` (and cross entropy's label smoothing), binary cross entropy, ``smooth_l1_loss``,
 ``huber_loss``.
+
+>>> import autograd_tutor as torch
+>>> p = torch.tensor([0.8], requires_grad=True)
+>>> loss = torch.nn.functional.binary_cross_entropy(p, torch.tensor([1.]))
+>>> loss.backward(); loss, p.grad          # -log(0.8), and d/dp -log(p) = -1/p
+(tensor(0.2231, grad_fn=<BinaryCrossEntropyBackward0>), tensor([-1.2500]))
 """
 from __future__ import annotations
 

@@ -1,4 +1,10 @@
 """Normalization layers: ``layer_norm`` and ``batch_norm``.
+
+>>> import autograd_tutor as torch
+>>> x = torch.tensor([[1., 2., 3.]], requires_grad=True)
+>>> y = torch.nn.functional.layer_norm(x, (3,))
+>>> y, y.grad_fn._saved_result1, y.grad_fn._saved_result2     # mean 2, 1/sqrt(var + eps) with var = 2/3
+(tensor([[-1.2247,  0.0000,  1.2247]], grad_fn=<NativeLayerNormBackward0>), tensor([[2.]]), tensor([[1.2247]]))
 """
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
 """Padding: ``F.pad`` with a constant, by reflection or by replication.
+
+>>> source_positions(3, 2, 1, "reflect").tolist(), source_positions(3, 2, 1, "replicate").tolist()
+([2, 1, 0, 1, 2, 1], [0, 0, 0, 1, 2, 2])
 """
 from __future__ import annotations
 

@@ -1,4 +1,12 @@
 """Pooling: ``max_pool2d``, ``avg_pool2d`` and the adaptive poolings.
+
+Adaptive pooling pools the last two axes into a *given output size* instead of a given window. Output
+position o of an axis of length n pooled to m positions reads the input from start = floor(o * n / m) to
+end = ceil((o + 1) * n / m) (exclusive): the windows cover the axis, and overlap by one where m does not
+divide n.
+
+>>> bounds(5, 3)          # 5 entries into 3: windows [0, 2), [1, 4), [3, 5)
+(array([0, 1, 3]), array([2, 4, 5]))
 """
 from __future__ import annotations
 

@@ -1,15 +1,22 @@
 """``F.relu``, ``F.leaky_relu``, ``F.gelu``, ``F.silu``, ``F.softplus``, ``F.elu``, ``F.selu``, ``F.hardtanh``,
 ``F.relu6``, ``F.logsigmoid``, ``F.mish``, ``F.tanh``, ``F.sigmoid``, ``F.softmax``, ``F.log_softmax``.
+
+>>> import autograd_tutor as torch
+>>> F = torch.nn.functional
+>>> F.hardtanh(torch.tensor([-3., 0.5, 2.]))        # clipped to [-1, 1]
+tensor([-1.0000,  0.5000,  1.0000])
+>>> F.kl_div(torch.tensor([0.5, 0.5]).log(), torch.tensor([0.9, 0.1]), reduction="sum")  # KL(p || q), q = input
+tensor(0.3681)
 """
 from __future__ import annotations
 
 import warnings
 
 
-from ...autograd.tensor import Tensor
 from ...autograd.ops.activations import (EluBackward0, EluBackward1, GeluBackward0, HardtanhBackward0,
                                          LeakyReluBackward0, LeakyReluBackward1, LogSigmoidBackward0, MishBackward0,
                                          SiluBackward0, SoftplusBackward0)
+from ...autograd.tensor import Tensor
 
 __all__ = ["relu", "relu_", "leaky_relu", "leaky_relu_", "gelu", "silu", "softplus", "elu", "elu_", "tanh", "sigmoid",
            "softmax", "log_softmax", "hardtanh", "hardtanh_", "relu6", "logsigmoid", "selu", "selu_", "mish"]

@@ -1,12 +1,22 @@
 """``F.adaptive_avg_pool1d`` / ``2d``, ``F.adaptive_max_pool1d`` / ``2d`` and ``F.avg_pool1d``.
+
+>>> import autograd_tutor as torch
+>>> F = torch.nn.functional
+>>> x = torch.arange(8.).reshape(1, 2, 4)
+>>> F.adaptive_avg_pool2d(x, 1)          # one mean per channel: what a CNN does before its classifier
+tensor([[[3.5000]]])
+>>> F.adaptive_avg_pool1d(x, 2), F.avg_pool1d(x, 2)
+(tensor([[[0.5000, 2.5000],
+         [4.5000, 6.5000]]]), tensor([[[0.5000, 2.5000],
+         [4.5000, 6.5000]]]))
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ...autograd.dtypes import kind_name
-from ...autograd.tensor import Tensor
 from ...autograd.ops.pooling import AdaptiveAvgPool2DBackward0, AdaptiveMaxPool2DBackward0, adaptive_max_indices
+from ...autograd.tensor import Tensor
 from .pooling import avg_pool2d
 
 __all__ = ["adaptive_avg_pool2d", "adaptive_max_pool2d", "adaptive_avg_pool1d", "adaptive_max_pool1d", "avg_pool1d"]

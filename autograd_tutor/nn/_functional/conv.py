@@ -1,14 +1,24 @@
 """``F.conv1d`` and ``F.conv2d``, with torch's checks of shapes, padding (``'same'`` / ``'valid'``), dilation and
 groups.
+
+>>> import autograd_tutor as torch
+>>> import autograd_tutor.nn.functional as F
+>>> x = torch.arange(16.).reshape(1, 1, 4, 4)
+>>> F.max_pool2d(x, 2)                        # the largest of each 2x2 block
+tensor([[[[ 5.,  7.],
+          [13., 15.]]]])
+>>> F.conv2d(x, torch.ones(1, 1, 2, 2), stride=2)    # the sum of each 2x2 block
+tensor([[[[10., 18.],
+          [42., 50.]]]])
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ...autograd.dtypes import CPP_NAMES, kind_name
-from ...autograd.tensor import _warn_once, Tensor
 from ...autograd.ops.convolution import ConvolutionBackward0
 from ...autograd.ops.padding import ConstantPadNdBackward0
+from ...autograd.tensor import _warn_once, Tensor
 
 __all__ = ["conv1d", "conv2d"]
 

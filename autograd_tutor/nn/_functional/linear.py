@@ -1,16 +1,18 @@
-"""``F.linear`` and ``F.dropout``.
+"""``F.linear``: an affine map, one ``AddmmBackward0`` on a batch as torch records it.
+
+>>> import autograd_tutor as torch
+>>> w = torch.tensor([[2., 0.]], requires_grad=True)
+>>> y = torch.nn.functional.linear(torch.tensor([[1., 3.]]), w, torch.tensor([1.]))
+>>> y, y.grad_fn._saved_mat1, y.grad_fn._saved_mat2   # A is kept to compute dB = A.T @ G; B is not needed
+(tensor([[3.]], grad_fn=<AddmmBackward0>), tensor([[1., 3.]]), None)
 """
 from __future__ import annotations
 
-
-import numpy as np
-
-from ...autograd import random
 from ...autograd.dtypes import CPP_NAMES
-from ...autograd.tensor import Tensor
 from ...autograd.ops.linalg import AddmmBackward0
+from ...autograd.tensor import Tensor
 
-__all__ = ["linear", "dropout"]
+__all__ = ["linear"]
 
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
@@ -35,27 +37,3 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         out = AddmmBackward0.apply(bias, input.view(-1, input.shape[-1]), weight.t())
         return out.view(*input.shape[:-1], out.shape[-1])
     return input.matmul(weight.t()) + bias
-
-
-def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
-    """While training, zero each entry with probability ``p`` and scale the others by 1 / (1 - p), so the
-    expected value stays the same: ``input * mask``, one MulBackward0 whose gradient goes only through the
-    kept entries. The mask is torch's for the same seed. Outside training (``model.eval()``) it returns
-    ``input`` itself.
-
-    >>> import autograd_tutor as torch
-    >>> _ = torch.manual_seed(0)
-    >>> dropout(torch.ones(4), 0.5)
-    tensor([0., 0., 2., 0.])
-    """
-    if not 0.0 <= p <= 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    if p == 0 or not training or input.numel() == 0:
-        return input
-    d = input._data
-    if p == 1:
-        mask = np.zeros((), d.dtype)
-    else:
-        mask = random.default_generator.bernoulli(np.full(d.shape, 1.0 - p)).astype(d.dtype) / d.dtype.type(1.0 - p)
-    mask = Tensor._make(mask)
-    return input.mul_(mask) if inplace else input * mask

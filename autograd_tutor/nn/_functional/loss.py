@@ -8,12 +8,12 @@ import warnings
 import numpy as np
 
 from ...autograd.dtypes import kind_name
-from ...autograd.tensor import _broadcast_shape, Tensor
 from ...autograd.ops.activations import HuberLossBackward0
 from ...autograd.ops.arithmetic import XlogyBackward0, xlogy_array
 from ...autograd.ops.losses import (BinaryCrossEntropyBackward0, BinaryCrossEntropyWithLogitsBackward0, DivBackward1,
                                     MaskedFillBackward0, MseLossBackward0, MulBackward1, NllLoss2DBackward0,
                                     NllLossBackward0, REDUCTIONS, SmoothL1LossBackward0)
+from ...autograd.tensor import _broadcast_shape, Tensor
 
 __all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "l1_loss", "smooth_l1_loss", "mse_loss",
            "nll_loss", "cross_entropy", "huber_loss", "kl_div"]

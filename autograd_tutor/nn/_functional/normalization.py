@@ -7,8 +7,8 @@ import math
 import numpy as np
 
 from ...autograd.dtypes import kind_name
-from ...autograd.tensor import Tensor
 from ...autograd.ops.normalization import NativeBatchNormBackward0, NativeLayerNormBackward0
+from ...autograd.tensor import Tensor
 
 __all__ = ["layer_norm", "batch_norm"]
 

@@ -1,11 +1,18 @@
 """``F.pad``: constant, reflect and replicate padding.
+
+>>> import autograd_tutor as torch
+>>> F = torch.nn.functional
+>>> F.pad(torch.tensor([[1., 2.]]), (1, 0), value=9.)
+tensor([[9., 1., 2.]])
+>>> F.cosine_similarity(torch.tensor([[1., 0.]]), torch.tensor([[1., 1.]]))     # cos 45 degrees
+tensor([0.7071])
 """
 from __future__ import annotations
 
-from ...autograd.tensor import Tensor
-from ...autograd.ops.padding import ConstantPadNdBackward0
 from ...autograd.ops.padding import (ReflectionPad1DBackward0, ReflectionPad2DBackward0, ReflectionPad3DBackward0,
                                      ReplicationPad1DBackward0, ReplicationPad2DBackward0, ReplicationPad3DBackward0)
+from ...autograd.ops.padding import ConstantPadNdBackward0
+from ...autograd.tensor import Tensor
 
 __all__ = ["pad"]
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...autograd.tensor import _dim, Tensor
 from ...autograd.ops.convolution import out_size
 from ...autograd.ops.pooling import AvgPool2DBackward0, MaxPool2DWithIndicesBackward0, max_pool_indices
+from ...autograd.tensor import _dim, Tensor
 
 __all__ = ["max_pool2d", "avg_pool2d", "max_pool1d"]
 

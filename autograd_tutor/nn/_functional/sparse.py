@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from ...autograd.dtypes import kind_name
-from ...autograd.tensor import Tensor
 from ...autograd.ops.embedding import EmbeddingBackward0
+from ...autograd.tensor import Tensor
 
 __all__ = ["one_hot", "embedding"]
 

@@ -1,6 +1,18 @@
 """``torch.nn.modules``: the layers, one module per family as in torch (``linear``, ``conv``, ``activation``,
 ``loss``, ``normalization``, ``batchnorm``, ``pooling``, ``padding``, ``container``, ``dropout``, ``sparse``, ...).
 ``module.py`` holds ``Module``, the base of them all; each layer calls its ``nn.functional`` face.
+
+>>> import autograd_tutor as torch
+>>> from autograd_tutor import nn
+>>> model = nn.Sequential(nn.Linear(2, 16), nn.Tanh(), nn.Linear(16, 1))
+>>> model
+Sequential(
+  (0): Linear(in_features=2, out_features=16, bias=True)
+  (1): Tanh()
+  (2): Linear(in_features=16, out_features=1, bias=True)
+)
+>>> model(torch.zeros(5, 2)).shape, [name for name, _ in model.named_parameters()]
+(torch.Size([5, 1]), ['0.weight', '0.bias', '2.weight', '2.bias'])
 """
 from .activation import (ELU, GELU, Hardtanh, LeakyReLU, LogSigmoid, LogSoftmax, Mish, ReLU, ReLU6, SELU, Sigmoid, SiLU,
                          Softmax, Softplus, Tanh)

@@ -1,6 +1,16 @@
 """Activation modules: ``nn.ReLU``, ``nn.LeakyReLU``, ``nn.GELU``, ``nn.SiLU``, ``nn.Softplus``, ``nn.ELU``,
 ``nn.SELU``, ``nn.Tanh``, ``nn.Sigmoid``, ``nn.Softmax``, ``nn.LogSoftmax``, ``nn.Hardtanh``, ``nn.ReLU6``,
 ``nn.LogSigmoid``, ``nn.Mish``.
+
+>>> import autograd_tutor as torch
+>>> from autograd_tutor import nn
+>>> nn.Sequential(nn.Linear(2, 4), nn.ReLU6(), nn.Linear(4, 1), nn.LogSigmoid())
+Sequential(
+  (0): Linear(in_features=2, out_features=4, bias=True)
+  (1): ReLU6()
+  (2): Linear(in_features=4, out_features=1, bias=True)
+  (3): LogSigmoid()
+)
 """
 from __future__ import annotations
 

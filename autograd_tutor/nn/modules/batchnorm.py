@@ -8,8 +8,8 @@ from ...autograd.factories import empty, ones, tensor, zeros
 from ...autograd.tensor import Tensor
 from ...devices import check_cpu
 from .. import functional as F, init
-from .module import Module
 from ..parameter import Parameter
+from .module import Module
 
 __all__ = ["BatchNorm1d", "BatchNorm2d"]
 

@@ -1,4 +1,11 @@
 """``nn.Conv1d`` and ``nn.Conv2d``.
+
+>>> import autograd_tutor as torch
+>>> from autograd_tutor import nn
+>>> _ = torch.manual_seed(0)
+>>> net = nn.Sequential(nn.Conv2d(1, 2, 3), nn.ReLU(), nn.MaxPool2d(2), nn.Flatten())
+>>> net(torch.randn(4, 1, 6, 6)).shape        # 6x6 -> conv 4x4 -> pool 2x2, times 2 channels
+torch.Size([4, 8])
 """
 from __future__ import annotations
 
@@ -8,8 +15,8 @@ from ...autograd.factories import empty
 from ...autograd.tensor import Tensor
 from ...devices import check_cpu
 from .. import functional as F, init
-from .module import Module
 from ..parameter import Parameter
+from .module import Module
 
 __all__ = ["Conv1d", "Conv2d"]
 

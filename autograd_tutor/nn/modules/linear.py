@@ -7,8 +7,8 @@ import math
 from ...autograd.factories import empty
 from ...autograd.tensor import Tensor
 from .. import functional as F, init
-from .module import Module
 from ..parameter import Parameter
+from .module import Module
 
 __all__ = ["Identity", "Linear"]
 

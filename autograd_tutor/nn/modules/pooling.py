@@ -1,4 +1,10 @@
 """Pooling modules: ``nn.MaxPool1d`` / ``2d``, ``nn.AvgPool1d`` / ``2d``, the adaptive poolings.
+
+>>> import autograd_tutor as torch
+>>> from autograd_tutor import nn
+>>> head = nn.Sequential(nn.AdaptiveAvgPool2d(1), nn.Flatten())   # any image size -> one number per channel
+>>> head(torch.ones(4, 8, 5, 7)).shape, head(torch.ones(4, 8, 9, 9)).shape
+(torch.Size([4, 8]), torch.Size([4, 8]))
 """
 from __future__ import annotations
 

@@ -8,9 +8,9 @@ from ...autograd.factories import empty
 from ...autograd.tensor import Tensor
 from ...devices import check_cpu
 from .. import functional as F, init
-from .module import Module
 from ..parameter import Parameter
 from .batchnorm import BatchNorm1d, BatchNorm2d
+from .module import Module
 
 __all__ = ["Embedding"]
 
