@@ -1,5 +1,5 @@
 """Elementwise math: ``exp``, ``log``, ``tanh``, ``sigmoid``, ``relu``, ``sqrt``, trigonometry, rounding, ``clamp``,
-``maximum`` / ``minimum``, ``where``.
+``maximum`` / ``minimum`` (``where`` is in ``selection.py``).
 
 Each backward is written with operations that arrays and tensors share, in the order torch's formulas use
 them, so that under ``create_graph=True`` the gradient's graph has torch's nodes too (``d/dx tan(x) = 1 +
@@ -24,16 +24,14 @@ import numpy as np
 from ..dtypes import kind_name, result_type
 from ..function import Function
 from . import indexing
-from .backward_formulas import (_tanh_grad, AddBackward1, MulBackward1, SgnBackward0, SigmoidBackwardBackward0,
-                                TanhBackwardBackward0, ThresholdBackwardBackward0)
-from .backward_formulas import _scaled
+from .backward_formulas import (_scaled, _tanh_grad, AddBackward1, MulBackward1, SgnBackward0,
+                                SigmoidBackwardBackward0, TanhBackwardBackward0, ThresholdBackwardBackward0)
 from .numerics import _float, _is_tensor, _needs_array_only, _promote, _rank, _rounded, _saved, _zeros
-from .selection import WhereBackward0
 from .selection import _where
 
 __all__ = ["ExpBackward0", "LogBackward0", "TanhBackward0", "SigmoidBackward0", "ReluBackward0", "SqrtBackward0",
            "AbsBackward0", "SinBackward0", "CosBackward0", "SignBackward0", "ClampBackward1", "MaximumBackward0",
-           "MinimumBackward0", "WhereBackward0", "RoundBackward0", "FloorBackward0", "CeilBackward0", "Log1PBackward0",
+           "MinimumBackward0", "RoundBackward0", "FloorBackward0", "CeilBackward0", "Log1PBackward0",
            "Expm1Backward0", "RsqrtBackward0", "Log2Backward0", "Log10Backward0", "TanBackward0", "AtanBackward0",
            "AsinBackward0", "AcosBackward0", "SinhBackward0", "CoshBackward0", "erf", "ErfBackward0", "TruncBackward0",
            "FracBackward0", "ClampBackward0", "ClampMinBackward0", "ClampMaxBackward0", "ClampMinBackward1",

@@ -9,9 +9,9 @@ tensor([0.7071])
 """
 from __future__ import annotations
 
-from ...autograd.ops.padding import (ReflectionPad1DBackward0, ReflectionPad2DBackward0, ReflectionPad3DBackward0,
-                                     ReplicationPad1DBackward0, ReplicationPad2DBackward0, ReplicationPad3DBackward0)
-from ...autograd.ops.padding import ConstantPadNdBackward0
+from ...autograd.ops.padding import (ConstantPadNdBackward0, ReflectionPad1DBackward0, ReflectionPad2DBackward0,
+                                     ReflectionPad3DBackward0, ReplicationPad1DBackward0, ReplicationPad2DBackward0,
+                                     ReplicationPad3DBackward0)
 from ...autograd.tensor import Tensor
 
 __all__ = ["pad"]

@@ -9,7 +9,6 @@ from ...autograd.tensor import Tensor
 from ...devices import check_cpu
 from .. import functional as F, init
 from ..parameter import Parameter
-from .batchnorm import BatchNorm1d, BatchNorm2d
 from .module import Module
 
 __all__ = ["Embedding"]
