@@ -11,7 +11,7 @@ import numpy as np
 
 from ._einsum import einsum
 from .autograd.ops.arithmetic import RsubBackward0, RsubBackward1
-from .autograd.ops.elementwise import WhereBackward0
+from .autograd.ops.selection import WhereBackward0
 from .autograd.ops.linalg import CdistBackward0
 from .autograd.ops.shape import CatBackward0, StackBackward0
 from .autograd.dtypes import LEGACY_NAMES, kind_name
