@@ -201,7 +201,7 @@ def _run(roots, grads, retain_graph, create_graph, inputs, capture):
     Each turn pops the ready node created last, takes the sum of the gradients that reached it, runs its
     backward and sends each result along its edge; a child whose last gradient arrived becomes ready. The common
     case (nobody listening, no hooks, no anomaly check) runs inline below: it is the engine's hot path. Anything
-    else goes through :func:`_step`, which does the same with hooks, events and checks."""
+    else goes through :class:`_Step`, which does the same with hooks, events and checks."""
     retain_graph = create_graph if retain_graph is None else retain_graph
     listening = bool(events._subscribers)
     start = _started(roots, grads, create_graph, listening)
