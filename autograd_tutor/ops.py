@@ -10,10 +10,12 @@ from __future__ import annotations
 import numpy as np
 
 from ._einsum import einsum
-from .autograd import functions as F
+from .autograd.ops.arithmetic import RsubBackward0, RsubBackward1
+from .autograd.ops.selection import WhereBackward0
+from .autograd.ops.linalg import CdistBackward0
+from .autograd.ops.shape import CatBackward0, StackBackward0
 from .autograd.dtypes import LEGACY_NAMES, kind_name
 from .autograd.function import shown
-from .autograd.pad_functions import CdistBackward0
 from .autograd.tensor import Tensor, _broadcast_shape, _dim, _wrap
 
 __all__ = ["add", "sub", "rsub", "mul", "div", "pow", "neg", "reciprocal", "exp", "log", "tanh", "sigmoid", "relu",
@@ -84,9 +86,9 @@ def rsub(input, other, alpha=1) -> Tensor:
     if isinstance(other, Tensor):
         input = _wrap(input)
         _broadcast_shape(other._data.shape, input._data.shape)  # torch names other as tensor a
-        return F.RsubBackward0.apply(input, other, alpha=alpha)
+        return RsubBackward0.apply(input, other, alpha=alpha)
     _wrap(other)  # type check
-    return F.RsubBackward1.apply(_wrap(input), other=other, alpha=alpha)
+    return RsubBackward1.apply(_wrap(input), other=other, alpha=alpha)
 
 
 def is_tensor(obj) -> bool:
@@ -106,7 +108,7 @@ def where(condition, input=None, other=None):
         raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype "
                            f"{LEGACY_NAMES[condition._data.dtype.name][:-6]}")
     shape = _broadcast_shape(_broadcast_shape(condition._data.shape, a._data.shape), b._data.shape)
-    return F.WhereBackward0.apply(a, b, condition=_wrap(np.broadcast_to(condition._data, shape)))
+    return WhereBackward0.apply(a, b, condition=_wrap(np.broadcast_to(condition._data, shape)))
 
 
 def _check_sequence(tensors, name: str) -> list:
@@ -136,7 +138,7 @@ def cat(tensors, dim=0) -> Tensor:
             if k != d and t.shape[k] != ref.shape[k]:
                 raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. Expected size "
                                    f"{ref.shape[k]} but got size {t.shape[k]} for tensor number {i} in the list.")
-    return shown(F.CatBackward0.apply(*tensors, dim=d), dim=dim)
+    return shown(CatBackward0.apply(*tensors, dim=d), dim=dim)
 
 
 concat = cat
@@ -151,7 +153,7 @@ def stack(tensors, dim=0) -> Tensor:
         if t.shape != tensors[0].shape:
             raise RuntimeError(f"stack expects each tensor to be equal size, but got {list(tensors[0].shape)} at "
                                f"entry 0 and {list(t.shape)} at entry {i}")
-    return shown(F.StackBackward0.apply(*tensors, dim=_dim(dim, tensors[0].ndim + 1)), dim=dim)
+    return shown(StackBackward0.apply(*tensors, dim=_dim(dim, tensors[0].ndim + 1)), dim=dim)
 
 
 # ---- layers-wip: stacking, splitting, rolling, median and more (one block)

@@ -7,6 +7,7 @@
 """
 import warnings
 
+from . import methods  # noqa: F401  (attaches the Tensor methods, family by family, before anything uses them)
 from . import anomaly_mode, functional, graph
 from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .custom import Function

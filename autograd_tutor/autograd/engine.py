@@ -20,6 +20,7 @@ tensor(24.)
 from __future__ import annotations
 
 import heapq
+import itertools
 import sys
 import warnings
 
@@ -28,8 +29,8 @@ import numpy as np
 from .. import events
 from . import anomaly_mode, grad_mode
 from .dtypes import LEGACY_NAMES
-from .function import AccumulateGrad, accumulate_node
-from .functions import CopyBackwards
+from .node import AccumulateGrad, accumulate_node
+from .ops.copies import CopyBackwards
 from .tensor import Tensor
 from .hooks import hook_name
 
@@ -195,157 +196,190 @@ def _needed(order: list, targets: set) -> set:
 
 
 def _run(roots, grads, retain_graph, create_graph, inputs, capture):
-    """The engine loop shared by ``backward`` and ``grad``; returns captured grads by input index."""
+    """The engine loop shared by ``backward`` and ``grad``; returns captured grads by input index.
+
+    Each turn pops the ready node created last, takes the sum of the gradients that reached it, runs its
+    backward and sends each result along its edge; a child whose last gradient arrived becomes ready. The common
+    case (nobody listening, no hooks, no anomaly check) runs inline below: it is the engine's hot path. Anything
+    else goes through :class:`_Step`, which does the same with hooks, events and checks."""
     retain_graph = create_graph if retain_graph is None else retain_graph
-    try:
-        start = _root_grads(roots, grads, create_graph)
-    except Exception as exc:  # e.g. backward() on a tensor that does not require grad: no node ran
-        if events._subscribers:
-            events.BackwardFailed.emit(node_id=None, name=None, error_type=type(exc).__name__,
-                                       message=str(exc))
-        raise
+    listening = bool(events._subscribers)
+    start = _started(roots, grads, create_graph, listening)
     if not capture:  # backward(inputs=[h]) fills a non-leaf's .grad the way torch does: it retains it
         for t in inputs or ():
             t.retain_grad()  # a no-op on a leaf; torch's error for a tensor that does not require grad
     root_nodes = [_node_of(t) for t in roots]
-    listening = bool(events._subscribers)
     if listening:
         events.BackwardStarted.emit(root_ids=tuple(t._id for t in roots),
                                     root_node_ids=tuple(n._id for n in root_nodes), retain_graph=bool(retain_graph),
                                     create_graph=bool(create_graph))
-
-    targets = {}  # node -> (input index, tensor), for backward(inputs=...) and grad()
-    for i, t in enumerate(inputs or ()):
-        targets[_node_of(t)] = (i, t)
-    needed = None
-    if inputs is None:
-        deps = _dependencies(root_nodes)
-    else:  # only the nodes that lead to an input run, and only their edges count
-        order = _post_order(root_nodes)
-        needed = _needed(order, set(targets))
-        deps = {}
-        for node in order:
-            if node in needed:
-                for child, _ in node.next_functions:
-                    if child in needed:
-                        deps[child] = deps.get(child, 0) + 1
-
-    buffers = {}
-    for t, node, g in zip(roots, root_nodes, start):
-        if node._outputs:
-            _collect(buffers, node, t._output_nr, g)
-        else:
-            buffers[node] = buffers[node] + g if node in buffers else g
-    ready = []
-    tie = 0
-    for node in dict.fromkeys(root_nodes):
-        if not deps.get(node) and (needed is None or node in needed):
-            heapq.heappush(ready, (-node._seq, tie, node))
-            tie += 1
-
+    targets = {_node_of(t): (i, t) for i, t in enumerate(inputs or ())}  # for backward(inputs=...) and grad()
+    deps, needed = _plan(root_nodes, targets if inputs is not None else None)
+    buffers, ready, tie = _seeded(roots, root_nodes, start, deps, needed)
     found = {}
     prev_mode = grad_mode._grad_enabled[0]
     grad_mode._grad_enabled[0] = bool(create_graph)
     current = None
-    heappush, heappop = heapq.heappush, heapq.heappop  # the loop below is the engine's hot path
-    arrived = {}  # node -> the event copy of the one gradient it received, reused by the events that show it
-    # Only the events of the steps themselves need the slow loop; gradient copies only for those that show them.
+    heappush, heappop = heapq.heappush, heapq.heappop
+    # Only the events of the steps themselves need the slow path; gradient copies only for those that show them.
     stepping = listening and any(events.wanted(kind) for kind in STEP_EVENTS)
     showing = stepping and (events.wanted(events.NodeExecuted) or events.wanted(events.GradientFlowed))
     check_nan = anomaly_mode._mode[0] and anomaly_mode._mode[1]  # torch's anomaly mode checks each node's result
     plain = not (stepping or check_nan)  # nothing to build or check: then only hooks leave the fast path
+    slow = _Step(create_graph, retain_graph, stepping, showing, check_nan, needed, buffers, deps, ready, tie)
     try:
         while ready:
             current = heappop(ready)[2]
             g = buffers.pop(current)
             if type(current) is AccumulateGrad:
                 _accumulate(current, g, targets, found, capture, inputs, create_graph, stepping,
-                            arrived.pop(current, None))
+                            slow.arrived.pop(current, None))
                 continue
             hooked = current._hooked
             if hooked:
                 g = _tensor_hooks(current, g, create_graph, stepping)
-            if targets and current in targets:
-                if capture:
-                    i, t = targets[current]
-                    value = g[t._output_nr] if current._outputs else g  # one output of a split, say
-                    if value is not None:
-                        found[i] = value if create_graph else Tensor._make(value)
-                if not any(c in needed for c, _ in current.next_functions if c is not None):
+            if targets and current in targets and _captured(current, g, targets, found, capture, create_graph,
+                                                            needed):
+                continue
+            if not (plain and not hooked):
+                slow(current, g, hooked)
+                continue
+            grads_in = current._run(g, create_graph)
+            if not retain_graph:  # current._release(), written out
+                if current._saved:
+                    current._freed = tuple(current._saved)
+                current._saved = None
+            for (child, nr), gi in zip(current.next_functions, grads_in):
+                if child is None or gi is None or (needed is not None and child not in needed):
                     continue
-            if plain and not hooked:
-                grads_in = current._run(g, create_graph)
-                if not retain_graph:  # current._release(), written out
-                    if current._saved:
-                        current._freed = tuple(current._saved)
-                    current._saved = None
-                for (child, nr), gi in zip(current.next_functions, grads_in):  # as below, without events
-                    if child is None or gi is None or (needed is not None and child not in needed):
-                        continue
-                    if child._outputs:
-                        _collect(buffers, child, nr, gi)
-                    else:
-                        before = buffers.get(child)
-                        buffers[child] = gi if before is None else before + gi
-                    left = deps[child] - 1
-                    deps[child] = left
-                    if left == 0:
-                        heappush(ready, (-child._seq, tie, child))
-                        tie += 1
-            else:
-                g_copy = arrived.pop(current, None)
-                if hooked:
-                    grads_in, shown = _execute(current, g, create_graph, stepping, showing)
-                else:  # _execute without hooks, written out: the loop that records every event runs this
-                    grads_in = current._run(g, create_graph)
-                    shown = None
-                    if showing:
-                        shown = _shown(grads_in, create_graph)
-                        events.NodeExecuted.emit(node_id=current._id, name=current.name(),
-                                                 grad_outputs=_shown_outputs(current, g, g_copy),
-                                                 grad_inputs=shown)
-                if not retain_graph:
-                    freed = current._release()
-                    if freed:
-                        events.SavedTensorsFreed.emit(node_id=current._id, name=current.name(), names=freed)
-                if check_nan:
-                    anomaly_mode.check_nan(current, grads_in)
-                position = -1
-                for (child, nr), gi in zip(current.next_functions, grads_in):
-                    position += 1
-                    if child is None or gi is None or (needed is not None and child not in needed):
-                        continue
-                    if showing:
-                        events.GradientFlowed.emit(source_id=current._id, target_id=child._id, input_nr=nr,
-                                                   position=position, value=shown[position])
-                    if child._outputs:
-                        _collect(buffers, child, nr, gi)
-                    elif child in buffers:
-                        buffers[child] = buffers[child] + gi
-                        arrived.pop(child, None)  # a sum now: no single event copy stands for it
-                    else:
-                        buffers[child] = gi
-                        if showing:
-                            arrived[child] = shown[position]
-                    left = deps[child] - 1
-                    deps[child] = left
-                    if left == 0:
-                        heappush(ready, (-child._seq, tie, child))
-                        tie += 1
+                if child._outputs:
+                    _collect(buffers, child, nr, gi)
+                else:
+                    before = buffers.get(child)
+                    buffers[child] = gi if before is None else before + gi
+                left = deps[child] - 1
+                deps[child] = left
+                if left == 0:
+                    heappush(ready, (-child._seq, next(tie), child))
             grads_in = gi = None  # the buffers hold them now: let AccumulateGrad see who else refers to a grad
     except BaseException as exc:  # KeyboardInterrupt in a hook too: listeners learn the pass ended
-        if current is not None and anomaly_mode._mode[0]:
-            anomaly_mode.report(current)
-        if listening:
-            events.BackwardFailed.emit(node_id=current._id if current is not None else None,
-                                       name=current.name() if current is not None else None,
-                                       error_type=type(exc).__name__, message=str(exc))
+        _failed(current, exc, listening)
         raise
     finally:
         grad_mode._grad_enabled[0] = prev_mode
     if listening:
         events.BackwardFinished.emit(root_ids=tuple(t._id for t in roots))
     return found
+
+
+def _started(roots, grads, create_graph, listening) -> list:
+    """The roots' starting gradients; a failure here (no node ran) is reported as backward_failed."""
+    try:
+        return _root_grads(roots, grads, create_graph)
+    except Exception as exc:  # e.g. backward() on a tensor that does not require grad
+        if listening:
+            events.BackwardFailed.emit(node_id=None, name=None, error_type=type(exc).__name__, message=str(exc))
+        raise
+
+
+def _failed(current, exc, listening) -> None:
+    """A node's backward raised: anomaly mode's report, and the backward_failed event naming the node."""
+    if current is not None and anomaly_mode._mode[0]:
+        anomaly_mode.report(current)
+    if listening:
+        events.BackwardFailed.emit(node_id=current._id if current is not None else None,
+                                   name=current.name() if current is not None else None,
+                                   error_type=type(exc).__name__, message=str(exc))
+
+
+def _plan(root_nodes: list, targets) -> tuple:
+    """``(deps, needed)``: how many edges lead into each node that will run; with ``targets`` (``grad()`` or
+    ``backward(inputs=...)``) only the nodes that lead to a target run (``needed``), and only their edges count."""
+    if targets is None:
+        return _dependencies(root_nodes), None
+    order = _post_order(root_nodes)
+    needed = _needed(order, set(targets))
+    deps = {}
+    for node in order:
+        if node in needed:
+            for child, _ in node.next_functions:
+                if child in needed:
+                    deps[child] = deps.get(child, 0) + 1
+    return deps, needed
+
+
+def _seeded(roots, root_nodes, start, deps, needed) -> tuple:
+    """The gradient buffers holding the roots' gradients, and the heap of the roots that are ready to run."""
+    buffers = {}
+    for t, node, g in zip(roots, root_nodes, start):
+        if node._outputs:
+            _collect(buffers, node, t._output_nr, g)
+        else:
+            buffers[node] = buffers[node] + g if node in buffers else g
+    ready, tie = [], itertools.count()
+    for node in dict.fromkeys(root_nodes):
+        if not deps.get(node) and (needed is None or node in needed):
+            heapq.heappush(ready, (-node._seq, next(tie), node))
+    return buffers, ready, tie
+
+
+def _captured(node, g, targets, found, capture, create_graph, needed) -> bool:
+    """At a node of ``grad()``'s inputs: keep its gradient; True when nothing below it needs to run."""
+    if capture:
+        i, t = targets[node]
+        value = g[t._output_nr] if node._outputs else g  # one output of a split, say
+        if value is not None:
+            found[i] = value if create_graph else Tensor._make(value)
+    return not any(c in needed for c, _ in node.next_functions if c is not None)
+
+
+class _Step:
+    """One node's turn on the slow path: hooks, the events of the step, anomaly mode's nan check. It does what
+    the fast path in :func:`_run` does, and reports it."""
+
+    def __init__(self, create_graph, retain_graph, stepping, showing, check_nan, needed, buffers, deps, ready, tie):
+        self.create_graph, self.retain_graph, self.stepping, self.showing = (create_graph, retain_graph, stepping,
+                                                                             showing)
+        self.check_nan, self.needed, self.buffers, self.deps, self.ready, self.tie = (check_nan, needed, buffers,
+                                                                                     deps, ready, tie)
+        self.arrived = {}  # node -> the event copy of the one gradient it received, reused by the events that show it
+
+    def __call__(self, current, g, hooked) -> None:
+        create_graph, showing, buffers, arrived = self.create_graph, self.showing, self.buffers, self.arrived
+        g_copy = arrived.pop(current, None)
+        if hooked:
+            grads_in, shown = _execute(current, g, create_graph, self.stepping, showing)
+        else:  # _execute without hooks, written out: the loop that records every event runs this
+            grads_in = current._run(g, create_graph)
+            shown = None
+            if showing:
+                shown = _shown(grads_in, create_graph)
+                events.NodeExecuted.emit(node_id=current._id, name=current.name(),
+                                         grad_outputs=_shown_outputs(current, g, g_copy), grad_inputs=shown)
+        if not self.retain_graph:
+            freed = current._release()
+            if freed:
+                events.SavedTensorsFreed.emit(node_id=current._id, name=current.name(), names=freed)
+        if self.check_nan:
+            anomaly_mode.check_nan(current, grads_in)
+        for position, ((child, nr), gi) in enumerate(zip(current.next_functions, grads_in)):
+            if child is None or gi is None or (self.needed is not None and child not in self.needed):
+                continue
+            if showing:
+                events.GradientFlowed.emit(source_id=current._id, target_id=child._id, input_nr=nr,
+                                           position=position, value=shown[position])
+            if child._outputs:
+                _collect(buffers, child, nr, gi)
+            elif child in buffers:
+                buffers[child] = buffers[child] + gi
+                arrived.pop(child, None)  # a sum now: no single event copy stands for it
+            else:
+                buffers[child] = gi
+                if showing:
+                    arrived[child] = shown[position]
+            self.deps[child] -= 1
+            if self.deps[child] == 0:
+                heapq.heappush(self.ready, (-child._seq, next(self.tie), child))
 
 
 def _collect(buffers: dict, node, nr: int, g) -> None:

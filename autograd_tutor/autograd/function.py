@@ -13,7 +13,6 @@ instance of that class the output's ``grad_fn``: the node, which also serves as 
 """
 from __future__ import annotations
 
-import itertools
 import math
 import weakref
 
@@ -23,7 +22,8 @@ from .. import events
 from . import grad_mode
 from .anomaly_mode import _mode as _anomaly, forward_stack
 from .dtypes import LEGACY_NAMES, from_numpy_dtype
-from .hooks import add_hook
+from .node import AccumulateGrad, Node, _ids, _node_seq
+from .tensor import Tensor
 from .summation import torch_sum
 
 __all__ = ["Node", "Function", "MultiOutputFunction", "AccumulateGrad", "FREED_MESSAGE", "saved_tensors_hooks", "shown"]
@@ -45,84 +45,7 @@ INPLACE_HINT = ("enable anomaly detection to find the operation that failed to c
 ANOMALY_HINT = ("the backtrace further above shows the operation that failed to compute its gradient. The "
                 "variable in question was changed in there or anywhere later. Good luck!")
 
-_node_seq = itertools.count()
-_ids = itertools.count(1)  # stable ids shared by tensors and nodes, for events and drawings
-ACCUMULATE_PRIORITY = 2 ** 64 - 1
 _pack_hooks: list = []  # stack of (pack, unpack) from saved_tensors_hooks
-
-
-class Node:
-    """A node of the backward graph: torch's ``grad_fn``.
-
-    ``next_functions`` holds one ``(node, input_nr)`` pair per forward input, ``(None, 0)`` where the input
-    needs no gradient. Hooks: ``register_prehook(fn(grad_outputs))`` runs before the node,
-    ``register_hook(fn(grad_inputs, grad_outputs))`` after; either may return replacements.
-    """
-
-    next_functions: tuple = ()
-    _outputs = 0  # for a node with several outputs (split), how many: the engine keeps a gradient for each
-    _hooked = False  # set once the node has hooks or a retained grad: the engine's fast path checks only this
-    #: where ``type(node)`` says the class lives: torch's node classes print as ``<class 'MulBackward0'>``
-    printed_module = "builtins"
-
-    def __init_subclass__(cls, **kwargs) -> None:
-        super().__init_subclass__(**kwargs)
-        cls.__module__ = cls.printed_module
-
-    def name(self) -> str:
-        return type(self).__name__
-
-    @property
-    def metadata(self) -> dict:
-        if "_metadata" not in self.__dict__:
-            self._metadata = {}
-        return self._metadata
-
-    def _sequence_nr(self) -> int:
-        return self._seq
-
-    def register_prehook(self, fn):
-        return add_hook(self._hook_table("_pre_hooks"), fn)
-
-    def register_hook(self, fn):
-        return add_hook(self._hook_table("_post_hooks"), fn)
-
-    def _hook_table(self, name: str) -> dict:
-        """The hooks of one kind (``_pre_hooks``, ``_post_hooks``, ``_tensor_hooks``), created on first use."""
-        self._hooked = True
-        return self.__dict__.setdefault(name, {})
-
-    def _retain_grad_of(self, tensor) -> None:
-        """Fill ``tensor.grad`` (this node's output) when the engine reaches this node."""
-        self._hooked = True
-        self.__dict__["_retain" + self._output_key(tensor)] = weakref.ref(tensor)
-
-    def _output_key(self, tensor) -> str:
-        """What tells apart the hook tables of the outputs of a node with several: "" or "_<output_nr>"."""
-        return f"_{tensor._output_nr}" if self._outputs else ""
-
-    def __repr__(self) -> str:
-        return f"<{type(self).__name__} object at {id(self):#x}>"
-
-
-class AccumulateGrad(Node):
-    """The node at a leaf that requires grad: it adds the incoming gradient into ``variable.grad``."""
-
-    def __init__(self, variable) -> None:
-        self.variable = variable
-        self._seq = ACCUMULATE_PRIORITY
-        self._id = next(_ids)
-        if _anomaly[0]:
-            self._anomaly_stack = forward_stack()
-
-    def name(self) -> str:
-        return "torch::autograd::AccumulateGrad"
-
-    def __call__(self, grad) -> tuple:
-        """Add ``grad`` into the leaf's ``.grad``, as the engine does (torch's AccumulateGrad is callable too)."""
-        from .engine import _add_to_grad
-        _add_to_grad(self.variable, grad._data, False, self, False)
-        return ()
 
 
 class SavedTensor:
@@ -221,9 +144,14 @@ class Function(Node):
     the output as ``result``. ``backward(ctx, grad)`` receives NumPy arrays (or Tensors under
     ``create_graph=True``) and returns one gradient per input, in the broadcast shape if it likes:
     :meth:`_run` sums it back to each input's shape (the one ``unbroadcast`` of the engine).
+
+    An input that only some gradient needs is better declared than saved by hand: ``saves_for = (("other", 1,
+    0), ("self", 0, 1))`` (``MulBackward0``) keeps input 1 as ``other`` when input 0 needs a gradient, and input 0
+    as ``self`` when input 1 does, as torch saves them; ``apply`` does it, fast, after ``forward``.
     """
     saves_result = False
     is_view = False
+    saves_for: tuple = ()  # (name, the input to save, the input whose gradient needs it), in torch's order
 
     @classmethod
     def apply(cls, *inputs, **params):
@@ -256,6 +184,9 @@ class Function(Node):
             data = cls.forward(ctx, a, b)
         else:
             data = cls.forward(ctx, *inputs)
+        for name, i, needer in cls.saves_for:  # what each gradient formula will read, kept only if it will run
+            if needs[needer]:
+                ctx._saved[name] = SavedTensor(inputs[i], False)
         view = cls.is_view
         out = Tensor._make(data, True, ctx, a._vbox if view else None)
         if view:
@@ -547,17 +478,3 @@ class saved_tensors_hooks:
 
     def __exit__(self, *exc) -> None:
         _pack_hooks.pop()
-
-
-def accumulate_node(tensor) -> AccumulateGrad:
-    """The AccumulateGrad node of a leaf: one per leaf while the graph keeps it alive (held weakly)."""
-    ref = tensor._acc
-    node = ref() if ref is not None else None
-    if node is None:
-        node = AccumulateGrad(tensor)
-        tensor._acc = weakref.ref(node)
-    return node
-
-
-# Tensor needs this module's classes, so it is imported last (this module always loads first, via graph.py).
-from .tensor import Tensor  # noqa: E402

@@ -23,7 +23,7 @@ import numpy as np
 
 from . import grad_mode
 from .engine import grad as _grad
-from .functions import StackBackward0
+from .ops.shape import StackBackward0
 from .tensor import Tensor
 
 __all__ = ["vjp", "jacobian", "hessian"]

@@ -12,16 +12,14 @@
 [('0.weight', torch.Size([8, 2])), ('0.bias', torch.Size([8]))]
 """
 from . import functional, init, utils
-from .activation import SELU, Hardtanh, HuberLoss, KLDivLoss, LogSigmoid, Mish, ReLU6
-from .container import ModuleDict, ModuleList, ParameterDict, ParameterList
-from .conv import AvgPool2d, Conv1d, Conv2d, MaxPool1d, MaxPool2d
-from .module import Module
-from .modules import (ELU, GELU, BatchNorm1d, BatchNorm2d, BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, Dropout,
-                      Embedding, Flatten, Identity, L1Loss, LayerNorm, LeakyReLU, Linear, LogSoftmax, MSELoss,
-                      NLLLoss, ReLU, Sequential, Sigmoid, SiLU, SmoothL1Loss, Softmax, Softplus, Tanh, Unflatten)
+from .modules import (ELU, GELU, SELU, AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d,
+                      AvgPool1d, AvgPool2d, BatchNorm1d, BatchNorm2d, BCELoss, BCEWithLogitsLoss, ConstantPad1d,
+                      ConstantPad2d, Conv1d, Conv2d, CosineSimilarity, CrossEntropyLoss, Dropout, Embedding, Flatten,
+                      Hardtanh, HuberLoss, Identity, KLDivLoss, L1Loss, LayerNorm, LeakyReLU, Linear, LogSigmoid,
+                      LogSoftmax, MaxPool1d, MaxPool2d, Mish, Module, ModuleDict, ModuleList, MSELoss, NLLLoss,
+                      ParameterDict, ParameterList, ReLU, ReLU6, Sequential, Sigmoid, SiLU, SmoothL1Loss, Softmax,
+                      Softplus, Tanh, Unflatten, ZeroPad1d, ZeroPad2d)
 from .parameter import Parameter
-from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d, AvgPool1d,
-                      ConstantPad1d, ConstantPad2d, CosineSimilarity, ZeroPad1d, ZeroPad2d)
 
 __all__ = ["Parameter", "Module", "Identity", "Linear", "Flatten", "Unflatten", "Dropout", "Sequential", "ModuleList",
            "ModuleDict", "ParameterList", "ParameterDict", "ReLU", "LeakyReLU", "GELU", "SiLU", "Softplus", "ELU",

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..autograd.tensor import Tensor
 from ..ops import cat
-from .module import _typename
+from .modules.module import _typename
 
 __all__ = ["clip_grad_norm", "clip_grad_norm_", "clip_grad_value_", "clip_grads_with_norm_", "get_total_norm",
            "parameters_to_vector", "vector_to_parameters"]

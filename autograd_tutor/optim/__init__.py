@@ -27,7 +27,7 @@ from ..autograd.fma import fma
 
 from ..autograd.grad_mode import enable_grad
 from ..autograd.tensor import Tensor
-from ..nn.module import _typename, reset_grads
+from ..nn.modules.module import _typename, reset_grads
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "lr_scheduler"]
 

@@ -68,3 +68,28 @@ def test_lesson_7_draws_the_cnn_step_and_replays_it(lab, lab_page):
     assert len(grads) >= 4, grads  # the kernels, their biases, the linear layer's weight and bias
     ARTIFACTS.mkdir(exist_ok=True)
     step.screenshot(path=str(ARTIFACTS / "lesson-7-step.png"))
+
+
+LESSON_8 = Path(__file__).parents[2] / "notebooks" / "08_reading_the_engine.ipynb"
+
+
+def test_lesson_8_shows_the_source_beside_the_drawing_of_the_same_step(lab, lab_page):
+    """Reading the engine: each step's source sits beside the one live drawing of ``c = a * b``, which ends with
+    the replay stepped to the leaves' gradients."""
+    page = lab_page
+    shutil.copy(LESSON_8, lab.root / LESSON_8.name)
+    lab.run_all(page, LESSON_8.name)
+    page.get_by_text("tensor(4.) tensor(3.) torch::autograd::AccumulateGrad").wait_for(timeout=90_000)
+    for where in ("autograd_tutor/autograd/tensor.py", "autograd_tutor/autograd/function.py",
+                  "autograd_tutor/autograd/ops/arithmetic.py", "autograd_tutor/autograd/engine.py",
+                  "autograd_tutor/autograd/node.py"):
+        page.get_by_text(where, exact=True).first.wait_for()
+    page.get_by_text("class MulBackward0(Function):").first.wait_for()
+    widget = page.locator(".agt-root").last
+    widget.wait_for()
+    assert sorted(_texts(widget.locator(".agt-node .agt-label"))) == ["a", "b", "c"]
+    widget.focus()
+    page.keyboard.press("End")
+    assert widget.locator(".agt-narration").inner_text() == "Backward pass 1 is done: a.grad = 4, b.grad = 3."
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "lesson-8-page.png"), full_page=False)

@@ -1,0 +1,37 @@
+"""The methods of ``Tensor``, one module per family of operations, attached to the class here.
+
+``tensor.py`` holds what a tensor *is* (its array, ``requires_grad``, ``grad_fn``, ``grad``, printing); each
+module here holds what it *does* in one family, as short methods that check their arguments the way torch
+does and call the operation's ``apply`` (``ops/<family>.py``). They are attached rather than inherited because
+the operations need ``Tensor`` to exist first: ``tensor`` <- ``function`` <- ``ops`` <- ``methods``, no cycle.
+
+>>> import autograd_tutor as torch
+>>> torch.Tensor.sum.__qualname__, torch.Tensor.sum.__module__
+('Tensor.sum', 'autograd_tutor.autograd.methods.reductions')
+"""
+from ..tensor import Tensor
+from . import (arithmetic, comparison, conversion, elementwise, indexing, inplace, linalg, reductions, sampling,
+               shape, sorting)
+
+FAMILIES = (arithmetic, comparison, elementwise, reductions, sorting, linalg, shape, indexing, inplace, sampling,
+            conversion)
+CLASS_ATTRIBUTES = {"__module__", "__qualname__", "__doc__", "__dict__", "__weakref__", "__firstlineno__",
+                    "__static_attributes__"}
+
+
+def _attach(name: str, value, family: str) -> None:
+    """``setattr(Tensor, name, value)``, the function (or a property's getter) named ``Tensor.<name>`` as it would
+    be had it been written in the class."""
+    for fn in (value.fget, value.fset) if isinstance(value, property) else (getattr(value, "__func__", value),):
+        if getattr(fn, "__qualname__", "").startswith(family + "."):
+            fn.__qualname__ = "Tensor" + fn.__qualname__[len(family):]
+    setattr(Tensor, name, value)
+
+
+for _module in FAMILIES:
+    _class = next(v for k, v in vars(_module).items() if k.endswith("Methods") and isinstance(v, type))
+    for _name, _value in vars(_class).items():
+        if _name not in CLASS_ATTRIBUTES and not (_name == "__hash__" and _value is None):
+            _attach(_name, _value, _class.__name__)
+    for _name in _module.__all__:
+        setattr(Tensor, _name, getattr(_module, _name))

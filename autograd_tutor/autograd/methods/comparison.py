@@ -1,0 +1,98 @@
+"""Tensor methods that compare: ``== != < <= > >=``, ``& | ~``, ``equal``, ``allclose``, ``isclose``, ``isnan``,
+``any`` / ``all``, ``nonzero``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ... import events
+from ..dtypes import LEGACY_NAMES
+from ..tensor import _broadcast_shape, _wrap, Tensor
+
+__all__: list = []  # every method is in the class below
+
+
+class ComparisonMethods:
+    """Attached to ``Tensor`` by ``methods/__init__.py``."""
+
+    def any(self, dim=None, keepdim=False):
+        return self._logical(np.any, dim, keepdim)
+
+    def all(self, dim=None, keepdim=False):
+        return self._logical(np.all, dim, keepdim)
+
+    def _logical(self, reduce, dim, keepdim: bool):
+        """any/all over everything or along ``dim``: bool results (uint8 for a uint8 tensor), never recorded."""
+        d = self._data
+        out = reduce(d, axis=None if dim is None else self._dims(dim), keepdims=keepdim)
+        return Tensor._make(np.asarray(out, np.uint8 if d.dtype == np.uint8 else np.bool_))
+
+    def nonzero(self, *, as_tuple=False):
+        """The indices of the non-zero entries: one row per entry (n, ndim), or one index tensor per dim."""
+        if as_tuple:
+            return tuple(Tensor._make(i.astype(np.int64)) for i in np.nonzero(np.atleast_1d(self._data)))
+        return Tensor._make(np.argwhere(self._data).astype(np.int64))
+
+    def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        """|self - other| <= atol + rtol * |other|, elementwise (equal infinities too; nan only with equal_nan)."""
+        if not isinstance(other, Tensor):
+            raise TypeError(f"isclose(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
+        a, b = self._data, other._data
+        if a.dtype != b.dtype:
+            raise RuntimeError(f"{LEGACY_NAMES[a.dtype.name][:-6]} did not match {LEGACY_NAMES[b.dtype.name][:-6]}")
+        for name, tol in (("rtol", rtol), ("atol", atol)):
+            if tol < 0:
+                raise RuntimeError(f"{name} must be greater than or equal to zero, but got {tol:g}")
+        _broadcast_shape(a.shape, b.shape)
+        if a.dtype == np.bool_:
+            a, b = a.astype(np.int8), b.astype(np.int8)
+        return Tensor._make(np.isclose(a, b, rtol, atol, equal_nan))
+
+    def _compare(self, other, op):
+        other = _wrap(other)
+        _broadcast_shape(self._data.shape, other._data.shape)
+        out = Tensor._make(op(self._data, other._data))
+        if events._subscribers:
+            out._announce()
+        return out
+
+    def __eq__(self, other):
+        return self._compare(other, np.equal)
+
+    def __ne__(self, other):
+        return self._compare(other, np.not_equal)
+
+    def __lt__(self, other):
+        return self._compare(other, np.less)
+
+    def __le__(self, other):
+        return self._compare(other, np.less_equal)
+
+    def __gt__(self, other):
+        return self._compare(other, np.greater)
+
+    def __ge__(self, other):
+        return self._compare(other, np.greater_equal)
+
+    eq, ne, lt, le, gt, ge = __eq__, __ne__, __lt__, __le__, __gt__, __ge__
+
+    def __invert__(self):
+        if self._data.dtype.kind not in "biu":
+            raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+        return Tensor._make(~self._data)
+
+    def __and__(self, other):
+        return self._compare(other, np.logical_and if self._data.dtype == bool else np.bitwise_and)
+
+    def __or__(self, other):
+        return self._compare(other, np.logical_or if self._data.dtype == bool else np.bitwise_or)
+
+    def equal(self, other: "Tensor") -> bool:
+        return self._data.shape == other._data.shape and bool(np.array_equal(self._data, other._data))
+
+    def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
+        return bool(np.allclose(self._data, _wrap(other)._data, rtol, atol, equal_nan))
+
+    def isnan(self):
+        return Tensor._make(np.isnan(self._data))
+

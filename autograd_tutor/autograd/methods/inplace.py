@@ -1,0 +1,193 @@
+"""Tensor methods that change a tensor in place: ``add_``, ``mul_``, ``clamp_``, ``sigmoid_``, ``zero_``, ``fill_``,
+``copy_``... and the checks torch makes before (a leaf that requires grad, a view of one).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ... import events
+from .. import grad_mode
+from ..dtypes import LEGACY_NAMES
+from ..ops.copies import CopyBackwards, FillBackward2, FillBackward3, ZeroBackward0
+from ..ops.numerics import _promote
+from ..tensor import _broadcast_shape, _wrap, LEAF_INPLACE, Tensor, VIEW_OF_LEAF_INPLACE
+
+__all__: list = []  # every method is in the class below
+
+
+class InplaceMethods:
+    """Attached to ``Tensor`` by ``methods/__init__.py``."""
+
+    def _inplace_saving_result(self, compute) -> "Tensor":
+        """An in-place op whose node saves its result (sigmoid_, tanh_, sqrt_...): as in torch, the saved result
+        is this tensor itself at its new version, so changing it again in place makes backward raise."""
+        before = self._grad_fn
+        self._inplace(compute)
+        node = self._grad_fn
+        saved = node._saved.get("result") if node is not before and node is not None and node._saved else None
+        if type(saved).__name__ == "SavedTensor":
+            saved.version, saved.saved_version, saved.data = self._vbox, self._vbox[0], self._data
+        return self
+
+    def sigmoid_(self):
+        return self._inplace_saving_result(lambda s: s.sigmoid())
+
+    def tanh_(self):
+        return self._inplace_saving_result(lambda s: s.tanh())
+
+    def sqrt_(self):
+        return self._inplace_saving_result(lambda s: s.sqrt())
+
+    def rsqrt_(self):
+        return self._inplace_saving_result(lambda s: s.rsqrt())
+
+    def reciprocal_(self):
+        return self._inplace_saving_result(lambda s: s.reciprocal())
+
+    def log_(self):
+        return self._inplace(lambda s: s.log())
+
+    def abs_(self):
+        return self._inplace(lambda s: s.abs())
+
+    def sin_(self):
+        return self._inplace(lambda s: s.sin())
+
+    def cos_(self):
+        return self._inplace(lambda s: s.cos())
+
+    def square_(self):
+        return self._inplace(lambda s: s.square())
+
+    def atan2_(self, other):
+        return self._inplace(lambda s: s.atan2(other), other)
+
+    arctan2_ = atan2_
+
+    def _check_inplace(self) -> None:
+        if self._inference and not grad_mode._inference[0]:
+            raise RuntimeError("Inplace update to inference tensor outside InferenceMode is not allowed.You can make "
+                               "a clone to get a normal tensor before doing inplace update.See "
+                               "https://github.com/pytorch/rfcs/pull/17 for more details.")
+        if not grad_mode._grad_enabled[0]:
+            return
+        if self._requires_grad and self.grad_fn is None:
+            raise RuntimeError(LEAF_INPLACE)
+        fn = self._grad_fn
+        if fn is not None and fn._outputs:
+            raise RuntimeError(f"Output {self._output_nr} of {fn.name()[:-len('Backward0')]} is a view and is "
+                               "being modified inplace. This view is the output of a function that returns "
+                               "multiple views. Such functions do not allow the output views to be modified "
+                               "inplace. You should replace the inplace operation by an out-of-place one.")
+        base = self._base
+        if base is not None and base._requires_grad:
+            if base.grad_fn is None:
+                raise RuntimeError(VIEW_OF_LEAF_INPLACE)
+            raise NotImplementedError(
+                "autograd_tutor does not record in-place operations on a view of a tensor that requires grad "
+                "(torch rewrites the base's graph for that). Write it out of place instead, e.g. y = y * mask.")
+
+    def _become(self, result: "Tensor") -> "Tensor":
+        """Finish an in-place op: write ``result`` into this tensor's storage and take over its graph node."""
+        if result._data.shape != self._data.shape:
+            raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape "
+                               f"{list(result.shape)}")
+        if result._data.dtype != self._data.dtype and not np.can_cast(result._data.dtype, self._data.dtype,
+                                                                       "same_kind"):
+            raise RuntimeError(f"result type {LEGACY_NAMES[result._data.dtype.name][:-6]} can't be cast to the "
+                               f"desired output type {LEGACY_NAMES[self._data.dtype.name][:-6]}")
+        if not self._data.flags.writeable:  # an expanded tensor: several entries share one memory location
+            raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a "
+                               "single memory location. Please clone() the tensor before performing the operation.")
+        self._data[...] = result._data
+        self._vbox[0] += 1
+        if result.grad_fn is not None:
+            retained = self._retains_grad
+            self._grad_fn = result.grad_fn
+            self._requires_grad = True
+            if retained:
+                self.grad_fn._retain_grad_of(self)
+        return self
+
+    def _inplace(self, compute, *others) -> "Tensor":
+        """Write ``compute(before)`` into this tensor, ``before`` standing for its current value.
+
+        When the op is recorded, ``before`` is a copy that keeps this tensor's place in the graph: the op may
+        save it for backward (torch saves the original value too), and writing the result here must not count
+        as modifying that saved value."""
+        self._check_inplace()
+        before = self
+        if grad_mode._grad_enabled[0] and (self._requires_grad or any(
+                isinstance(o, Tensor) and o._requires_grad for o in others)):
+            before = Tensor._make(self._data.copy(), self._requires_grad, self.grad_fn)
+            before._id = self._id
+        return self._become(compute(before))
+
+    def _update(self, ufunc, other):
+        """``self op= other`` written straight into this tensor's storage, as an optimizer step under no_grad
+        does: only when nothing is recorded or listened to and the result keeps this tensor's dtype and shape.
+        None when the general path (:meth:`_inplace`) must run."""
+        if events._subscribers or (grad_mode._grad_enabled[0] and (
+                self._requires_grad or (type(other) is Tensor and other._requires_grad))):
+            return None
+        d = self._data
+        b = _promote(self, _wrap(other))[1]
+        if b.dtype != d.dtype or (np.ndim(b) and np.shape(b) != d.shape) or not d.flags.writeable:
+            return None
+        self._check_inplace()
+        if ufunc is np.divide:  # x / 0: inf or nan, silently as in torch, even where warnings are made errors
+            with np.errstate(all="ignore"):
+                ufunc(d, b, out=d)
+        else:  # only an overflow can warn here: the filter in autograd/__init__.py silences it, without the
+            ufunc(d, b, out=d)  # 1.4 us that np.errstate costs on every step of an optimizer
+        self._vbox[0] += 1
+        return self
+
+    def add_(self, other, alpha=1):
+        done = self._update(np.add, other) if alpha == 1 else None
+        return done if done is not None else self._inplace(lambda s: s.add(other, alpha), other)
+
+    def sub_(self, other, alpha=1):
+        done = self._update(np.subtract, other) if alpha == 1 else None
+        return done if done is not None else self._inplace(lambda s: s.sub(other, alpha), other)
+
+    def mul_(self, other):
+        done = self._update(np.multiply, other)
+        return done if done is not None else self._inplace(lambda s: s * other, other)
+
+    def div_(self, other):
+        done = self._update(np.divide, other) if self._data.dtype.kind == "f" else None
+        return done if done is not None else self._inplace(lambda s: s / other, other)
+
+    def clamp_(self, min=None, max=None):
+        return self._inplace(lambda s: s.clamp(min, max))
+
+    def neg_(self):
+        return self._inplace(lambda s: -s)
+
+    def exp_(self):
+        return self._inplace(lambda s: s.exp())
+
+    def relu_(self):
+        return self._inplace(lambda s: s.relu())
+
+    def zero_(self):
+        return self._inplace(ZeroBackward0.apply)
+
+    def fill_(self, value):
+        if isinstance(value, Tensor):
+            if value.ndim:
+                raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with {value.ndim} "
+                                   "dimensions.")
+            return self._inplace(lambda s: FillBackward3.apply(s, value), value)
+        return self._inplace(lambda s: FillBackward2.apply(s, value=value))
+
+    def copy_(self, src):
+        src = _wrap(src)
+        if _broadcast_shape(self._data.shape, src._data.shape) != self._data.shape:
+            raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape "
+                               f"{list(_broadcast_shape(self._data.shape, src._data.shape))}")
+        return self._inplace(lambda s: CopyBackwards.apply(s, src), src)
+
+    __iadd__, __isub__, __imul__, __itruediv__ = add_, sub_, mul_, div_
+

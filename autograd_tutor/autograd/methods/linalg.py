@@ -1,0 +1,166 @@
+"""Tensor methods of linear algebra: ``@`` / ``matmul``, ``mm``, ``bmm``, ``mv``, ``dot``, ``addmm``, ``outer``,
+``diag``, ``diagonal``, ``trace``, ``tril`` / ``triu``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..function import shown
+from ..ops.linalg import (AddmmBackward0, BmmBackward0, DiagEmbedBackward0, DiagonalBackward0, DiagonalBackward0_copy,
+                          DotBackward0, MmBackward0, MvBackward0, TraceBackward0, TrilBackward0, TriuBackward0)
+from ..ops.shape import SqueezeBackward4, UnsafeViewBackward0
+from ..tensor import _broadcast_shape, _dim, _wrap, Tensor
+
+__all__: list = []  # every method is in the class below
+
+
+def _should_fold(t1: "Tensor", t2: "Tensor") -> bool:
+    """torch's choice for matmul with one operand of 3 or more dims and the other of 1 or 2: fold the big one's
+    batch into rows (one mm) when the small one requires grad (its gradient is then one mm, not a sum over an
+    expanded batch), or when the big one's batch dims are contiguous and the big one is the left operand."""
+    larger = t1.ndim >= t2.ndim
+    big = t1._data if larger else np.swapaxes(t2._data, -1, -2)  # t2.mT, without recording it
+    if not (big.ndim >= 3 and (t2 if larger else t1).ndim <= 2):
+        return False
+    if (t2 if larger else t1)._requires_grad:
+        return True
+    if t1.ndim == 2:
+        return False
+    if big.size == 0:
+        return True
+    strides = [s // big.itemsize for s in big.strides]
+    return all(strides[i] == strides[i + 1] * big.shape[i + 1] for i in range(big.ndim - 2))
+
+
+def _batched_matmul(t1: "Tensor", t2: "Tensor") -> "Tensor":
+    """matmul with broadcast batch dims, as torch records it: both operands expanded to the common batch shape
+    and flattened into one batch, one BmmBackward0, then viewed back (a 1-D right operand as a column)."""
+    a, b = t1.ndim, t2.ndim
+    n, k = (t1.shape[-2] if a > 1 else 1), t1.shape[-1]
+    k2, p = (t2.shape[-2], t2.shape[-1]) if b > 1 else (t2.shape[0], 1)
+    batch1, batch2 = tuple(t1.shape[:max(a - 2, 0)]), tuple(t2.shape[:max(b - 2, 0)])
+    if a == 3 and b == 3 and batch1[0] != batch2[0]:  # a batch of one that requires grad is squeezed away
+        if batch1[0] == 1 and t1._requires_grad:
+            return t1.squeeze(0).matmul(t2)
+        if batch2[0] == 1 and t2._requires_grad:
+            return t1.matmul(t2.squeeze(0))
+    batch = _broadcast_shape(batch1, batch2)
+    count = int(np.prod(batch))
+    lhs = t1.expand(*batch, n, k).reshape(count, n, k)
+    if b == 1:
+        rhs = t2.expand(*batch, k2).reshape(count, k2).unsqueeze(2)
+    else:
+        rhs = t2.expand(*batch, k2, p).reshape(count, k2, p)
+    out = lhs.bmm(rhs)
+    shape = batch + ((n,) if a > 1 else ()) + ((p,) if b > 1 else ())
+    return UnsafeViewBackward0.apply(out.squeeze(-1) if b == 1 else out, shape=shape)
+
+
+class LinalgMethods:
+    """Attached to ``Tensor`` by ``methods/__init__.py``."""
+
+    def addmm(self, mat1, mat2, *, beta=1, alpha=1):
+        """beta * self + alpha * (mat1 @ mat2): one AddmmBackward0 node (what ``nn.Linear`` records)."""
+        for name, m in (("mat1", mat1), ("mat2", mat2)):
+            if m.ndim != 2:
+                raise RuntimeError(f"{name} must be a matrix, got {m.ndim}-D tensor")
+        return AddmmBackward0.apply(self, mat1, mat2, beta=beta, alpha=alpha)
+
+    def outer(self, vec2):
+        """The outer product v w^T: torch computes it as ``v.reshape(-1, 1) * w`` (ViewBackward0, MulBackward0)."""
+        for name, v in (("self", self), ("vec2", vec2)):
+            if v.ndim != 1:
+                raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {v.ndim}-D")
+        return self.reshape(-1, 1) * vec2
+
+    ger = outer
+
+    def diag(self, diagonal=0):
+        """A vector on the diagonal of a new matrix (DiagEmbedBackward0), or a matrix's diagonal as a vector."""
+        if self.ndim == 1:
+            return DiagEmbedBackward0.apply(self, offset=diagonal)
+        if self.ndim == 2:
+            return DiagonalBackward0_copy.apply(self, offset=diagonal)
+        raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {self.ndim}D")
+
+    def diagonal(self, offset=0, dim1=0, dim2=1):
+        """The ``offset`` diagonal over dims dim1 and dim2, as a view whose last dim runs along it:
+        ``m.diagonal()`` of a matrix is (m[0, 0], m[1, 1], ...); a (2, 3, 3) batch gives shape (2, 3)."""
+        d1, d2 = _dim(dim1, self.ndim), _dim(dim2, self.ndim)
+        if d1 == d2:
+            raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+        return shown(DiagonalBackward0.apply(self, offset=offset, dim1=d1, dim2=d2), dim1=dim1, dim2=dim2)
+
+    def trace(self):
+        if self.ndim != 2:
+            raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {self.ndim}")
+        return TraceBackward0.apply(self)
+
+    def tril(self, diagonal=0):
+        if self.ndim < 2:
+            raise RuntimeError("tril: input tensor must have at least 2 dimensions")
+        return TrilBackward0.apply(self, diagonal=diagonal)
+
+    def triu(self, diagonal=0):
+        if self.ndim < 2:
+            raise RuntimeError("triu: input tensor must have at least 2 dimensions")
+        return TriuBackward0.apply(self, diagonal=diagonal)
+
+    def matmul(self, other):
+        """``@``: dot (1-D·1-D), mv (2-D·1-D), mm (2-D·2-D), and for more dims torch's graph: the batch folded
+        into the rows of one mm or mv where torch folds it, else the batch dims broadcast, flattened, and one bmm."""
+        if type(other) is Tensor and self._data.ndim == 2 and other._data.ndim == 2:  # the common case, first
+            return MmBackward0.apply(self, other)
+        other = _wrap(other)
+        a, b = self.ndim, other.ndim
+        if a == 0 or b == 0:
+            raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {a}D and {b}D")
+        if a == 1 and b == 1:
+            return self.dot(other)
+        if a == 2 and b == 1:
+            return self.mv(other)
+        if a == 1 and b == 2:
+            return shown(SqueezeBackward4.apply(self.unsqueeze(0).mm(other), dims=(0,)), dim=0)
+        if a == 2 and b == 2:
+            return self.mm(other)
+        if _should_fold(self, other):  # (..., n, k) @ (k, m) or (k,): one mm or mv on the folded batch
+            transpose = b > a
+            big, small = (other.mT, self.t() if a == 2 else self) if transpose else (self, other)
+            shape = big.shape[:-1]
+            rows = big.reshape(int(np.prod(shape)), big.shape[-1])
+            if small.ndim == 1:
+                return UnsafeViewBackward0.apply(rows.mv(small), shape=tuple(shape))
+            out = UnsafeViewBackward0.apply(rows.mm(small), shape=(*shape, small.shape[1]))
+            return out.mT.contiguous() if transpose else out
+        return _batched_matmul(self, other)
+
+    def bmm(self, mat2):
+        """Batched matrix product, batch by batch: (b, n, k) @ (b, k, m) -> (b, n, m), one BmmBackward0."""
+        mat2 = _wrap(mat2)
+        if self.ndim != 3:
+            raise RuntimeError("batch1 must be a 3D tensor")
+        if mat2.ndim != 3:
+            raise RuntimeError("batch2 must be a 3D tensor")
+        b, _, k = self._data.shape
+        if mat2._data.shape[:2] != (b, k):
+            raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{b}, {k}] but got: "
+                               f"[{mat2._data.shape[0]}, {mat2._data.shape[1]}].")
+        return BmmBackward0.apply(self, mat2)
+
+    def mm(self, other):
+        if self.ndim != 2:
+            raise RuntimeError("self must be a matrix")
+        if other.ndim != 2:
+            raise RuntimeError("mat2 must be a matrix")
+        return MmBackward0.apply(self, other)
+
+    def mv(self, vec):
+        if self.ndim != 2 or vec.ndim != 1:
+            raise RuntimeError(f"vector + matrix @ vector expected, got 1, {self.ndim}, {vec.ndim}")
+        return MvBackward0.apply(self, vec)
+
+    def dot(self, other):
+        if self.ndim != 1 or other.ndim != 1:
+            raise RuntimeError(f"1D tensors expected, but got {self.ndim}D and {other.ndim}D tensors")
+        return DotBackward0.apply(self, other)
+

@@ -1,0 +1,111 @@
+"""Tensor methods that sort: ``sort``, ``argsort``, ``topk``, ``msort``, ``unique``, ``aminmax``.
+
+>>> import autograd_tutor as torch
+>>> torch.tensor([3, 1, 3, 3]).unique(return_inverse=True, return_counts=True)
+(tensor([1, 3]), tensor([1, 0, 1, 1]), tensor([1, 3]))
+>>> torch.tensor([3, 1, 3, 3]).unique_consecutive()
+tensor([3, 1, 3])
+"""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from .. import grad_mode
+from ..function import shown
+from ..ops.sorting import (sort_indices, SortBackward0, SortBackward1, TopkBackward0, Unique2Backward0,
+                           UniqueConsecutiveBackward0, UniqueDimBackward0)
+from ..tensor import _dim, return_types, Tensor
+
+# Tensor methods written as functions (they call one another); the class below holds the others
+__all__ = ["unique", "unique_consecutive", "aminmax", "msort"]
+
+
+def _rows(x: np.ndarray, dim) -> np.ndarray:
+    """The slices that are compared: single entries (dim None), else each slice along ``dim`` as one row."""
+    return x.reshape(-1, 1) if dim is None else np.moveaxis(x, dim, 0).reshape(x.shape[dim], -1)
+
+
+def _result(self, node, rows, inverse, counts, dim, return_inverse, return_counts):
+    """Wrap the distinct rows back into the input's layout; return what was asked for, as torch does."""
+    if dim is None:
+        values = rows.reshape(-1)
+        inverse = inverse.reshape(self._data.shape)
+    else:
+        shape = list(np.moveaxis(self._data, dim, 0).shape)
+        values = np.moveaxis(rows.reshape([len(rows)] + shape[1:]), 0, dim)
+    out = (node.apply(self, values=np.ascontiguousarray(values)),)
+    out += (Tensor._make(inverse.astype(np.int64)),) if return_inverse else ()
+    out += (Tensor._make(counts.astype(np.int64)),) if return_counts else ()
+    return out if len(out) > 1 else out[0]
+
+
+def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    """The distinct values (or slices along ``dim``) in ascending order, torch's CPU order even when
+    ``sorted=False``; optionally where each entry went (``inverse``) and how often each value occurs."""
+    dim = None if dim is None else _dim(dim, self.ndim)
+    rows = _rows(self._data, dim)
+    if dim is None:  # NaNs stay apart, as in torch
+        values, inverse, counts = np.unique(rows[:, 0], return_inverse=True, return_counts=True, equal_nan=False)
+        values = values[:, None]
+    else:
+        values, inverse, counts = np.unique(rows, axis=0, return_inverse=True, return_counts=True)
+    node = Unique2Backward0 if dim is None else UniqueDimBackward0
+    return _result(self, node, values, inverse.reshape(-1), counts, dim, return_inverse, return_counts)
+
+
+def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
+    """One value (or slice along ``dim``) from each run of equal neighbours: ``[1, 1, 2, 1]`` gives ``[1, 2, 1]``."""
+    dim = None if dim is None else _dim(dim, self.ndim)
+    rows = _rows(self._data, dim)
+    starts = np.ones(len(rows), dtype=bool)
+    starts[1:] = (rows[1:] != rows[:-1]).any(axis=1)
+    inverse = np.cumsum(starts) - 1
+    counts = np.diff(np.append(np.flatnonzero(starts), len(rows)))
+    return _result(self, UniqueConsecutiveBackward0, rows[starts], inverse, counts, dim, return_inverse,
+                   return_counts)
+
+
+def aminmax(self, *, dim=None, keepdim=False):
+    """The smallest and largest entry (over ``dim`` if given) at once, as ``torch.return_types.aminmax``.
+    torch records one AminmaxBackward0 node for both; autograd_tutor has none, so it refuses to record."""
+    if self.requires_grad and grad_mode._grad_enabled[0]:
+        raise NotImplementedError("autograd_tutor has no AminmaxBackward0: use amin and amax to differentiate")
+    kwargs = {} if dim is None else {"dim": dim, "keepdim": keepdim}
+    return return_types.aminmax((self.amin(**kwargs), self.amax(**kwargs)))
+
+
+def msort(self):
+    """The entries sorted along dim 0 (each column on its own): ``sort(dim=0).values``, recorded as SortBackward0."""
+    return self.sort(dim=0).values
+
+
+class SortingMethods:
+    """Attached to ``Tensor`` by ``methods/__init__.py``."""
+
+    def sort(self, dim=-1, descending=False, **stable):
+        """Sorted values and where they came from, as ``torch.return_types.sort(values, indices)``; the node is
+        SortBackward1 when ``stable=`` is given (torch's other overload), else SortBackward0. (The sort is
+        always stable, as torch's on the CPU.)"""
+        if set(stable) - {"stable"}:
+            raise TypeError(f"sort() got an unexpected keyword argument '{next(iter(set(stable) - {'stable'}))}'")
+        node = SortBackward1 if stable else SortBackward0
+        axis = _dim(dim, self.ndim)
+        indices = Tensor._make(sort_indices(self._data, axis, descending))
+        return return_types.sort((shown(node.apply(self, dim=axis, indices=indices), dim=dim), indices))
+
+    def argsort(self, dim=-1, descending=False, stable=False):
+        return Tensor._make(sort_indices(self._data, _dim(dim, self.ndim), descending))
+
+    def topk(self, k, dim=-1, largest=True, sorted=True):
+        """The k largest (``largest=False``: smallest) entries along ``dim``, in order, with their indices."""
+        if not isinstance(k, numbers.Integral) or isinstance(k, bool):
+            raise TypeError(f"topk(): argument 'k' (position 1) must be int, not {type(k).__name__}")
+        axis = _dim(dim, self.ndim)
+        if not 0 <= k <= (self.shape[axis] if self.ndim else 1):
+            raise RuntimeError("selected index k out of range")
+        order = sort_indices(self._data, axis, largest)
+        indices = Tensor._make(np.take(order, range(k), axis) if self.ndim else order)
+        return return_types.topk((shown(TopkBackward0.apply(self, dim=axis, indices=indices), dim=dim), indices))
+

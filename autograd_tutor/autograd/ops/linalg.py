@@ -1,0 +1,384 @@
+"""Linear algebra: ``mm``, ``mv``, ``dot``, ``bmm``, ``addmm``, ``diag`` / ``diagonal``, ``trace``, ``tril`` /
+``triu``, ``cdist``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..dtypes import CPP_NAMES, kind_name
+from ..function import Function
+from ..tensor import Tensor
+from .backward_formulas import _scaled
+from .numerics import _is_tensor, _needs_array_only, _promote, _saved
+from .reductions import norm_backward, vector_norm
+
+__all__ = ["MmBackward0", "MvBackward0", "DotBackward0", "BmmBackward0", "AddmmBackward0", "DiagEmbedBackward0",
+           "DiagonalBackward0", "DiagonalBackward0_copy", "DiagonalBackwardBackward0", "TraceBackward0",
+           "IndexFillBackward1", "TrilBackward0", "TriuBackward0", "CdistBackward0"]
+
+
+def _mm_shapes_error(a, b) -> RuntimeError:
+    (n, k), (k2, m) = a.shape, b.shape
+    return RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
+
+
+class MmBackward0(Function):
+    """Z = A @ B;  dA = G @ B.T,  dB = A.T @ G."""
+    saved_names = ("self", "mat2")
+    saves_for = (("mat2", 1, 0), ("self", 0, 1))  # B for dA, A for dB
+
+    @staticmethod
+    def forward(ctx, a, b):
+        da, db = a._data, b._data
+        if da.shape[1] != db.shape[0]:
+            raise _mm_shapes_error(da, db)
+        if da.dtype != db.dtype:  # torch multiplies matrices of one dtype only
+            raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {CPP_NAMES[da.dtype.name]} != "
+                               f"{CPP_NAMES[db.dtype.name]}")
+        if ctx.needs_input_grad:  # a recorded node keeps the layouts: they pick the backward formula
+            ctx.self_sym_sizes, ctx.self_sym_strides = da.shape, _strides(da)
+            ctx.mat2_sym_sizes, ctx.mat2_sym_strides = db.shape, _strides(db)
+        return _mm(*_promote(a, b))
+
+    @staticmethod
+    def backward(ctx, g):
+        """torch's formulas, which keep a column-major (transposed) operand's gradient column-major."""
+        t = _is_tensor(g)
+        b = ctx._unpack("mat2", t) if "mat2" in _saved(ctx) else None
+        a = ctx._unpack("self", t) if "self" in _saved(ctx) else None
+        ga = gb = None
+        if b is not None:
+            ga = _t(_mm(b, _t(g))) if _column_major(ctx.self_sym_sizes, ctx.self_sym_strides) else _mm(g, _t(b))
+        if a is not None:
+            gb = _t(_mm(_t(g), a)) if _column_major(ctx.mat2_sym_sizes, ctx.mat2_sym_strides) else _mm(_t(a), g)
+        return ga, gb
+
+
+def _strides(d: np.ndarray) -> tuple:
+    """A matrix's strides counted in elements, as torch counts them."""
+    size = d.itemsize
+    rows, cols = d.strides
+    return rows // size, cols // size
+
+
+def _mm(x, y):
+    """``x @ y`` for two matrices: ``ndarray.dot`` for arrays (the same BLAS call as ``@``, without the
+    overhead that makes ``@`` up to twice as slow on small matrices), ``@`` for Tensors (recorded)."""
+    return x @ y if _is_tensor(x) else x.dot(y)
+
+
+def _column_major(sizes: tuple, strides: tuple) -> bool:
+    """torch's test for a matrix stored column by column (a transposed view)."""
+    return strides[0] == 1 and strides[1] == sizes[0]
+
+
+def _t(m):
+    """The transpose of a matrix: ``.t()`` for a tensor (a TBackward0 under create_graph, as in torch)."""
+    return m.t() if _is_tensor(m) else m.T
+
+
+class MvBackward0(Function):
+    """z = A @ v;  dA = outer(g, v),  dv = A.T @ g."""
+    saved_names = ("self", "vec")
+
+    @staticmethod
+    def forward(ctx, a, v):
+        if a._data.shape[1] != v._data.shape[0]:
+            raise RuntimeError(f"size mismatch, got input ({a._data.shape[0]}), mat "
+                               f"({a._data.shape[0]}x{a._data.shape[1]}), vec ({v._data.shape[0]})")
+        if a._data.dtype != v._data.dtype:
+            kv, ka = kind_name(v._data), kind_name(a._data)
+            raise RuntimeError(f"addmv input tensors must have the same dtype, but got {kv}, {ka}, and {kv}")
+        need_a, need_v = ctx.needs_input_grad or (False, False)
+        ctx.save(self=a if need_v else None, vec=v if need_a else None)
+        return np.matmul(*_promote(a, v))
+
+    @staticmethod
+    def backward(ctx, g):
+        t = _is_tensor(g)
+        saved = _saved(ctx)
+        a = ctx._unpack("self", t) if "self" in saved else None
+        v = ctx._unpack("vec", t) if "vec" in saved else None
+        ga = None if v is None else g.reshape(-1, 1) * v if t else np.outer(g, v)
+        return ga, (_t(a) @ g if a is not None else None)
+
+
+class DotBackward0(Function):
+    """z = a . b;  da = g * b,  db = g * a."""
+    saved_names = ("self", "tensor")
+
+    @staticmethod
+    def forward(ctx, a, b):
+        if a._data.dtype != b._data.dtype:
+            raise RuntimeError(f"dot : expected both vectors to have same dtype, but found {kind_name(a._data)} and "
+                               f"{kind_name(b._data)}")
+        if a._data.shape != b._data.shape:
+            n, m = a._data.size, b._data.size
+            raise RuntimeError(f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same "
+                               f"number of elements, but got {n} and {m} elements respectively")
+        need_a, need_b = ctx.needs_input_grad or (False, False)
+        ctx.save(self=a if need_b else None, tensor=b if need_a else None)
+        return np.dot(*_promote(a, b))
+
+    @staticmethod
+    def backward(ctx, g):
+        t = _is_tensor(g)
+        saved = _saved(ctx)
+        a = ctx._unpack("self", t) if "self" in saved else None
+        b = ctx._unpack("tensor", t) if "tensor" in saved else None
+        return (g * b if b is not None else None), (g * a if a is not None else None)
+
+
+class BmmBackward0(Function):
+    """Z[i] = A[i] @ B[i];  dA = G @ B^T,  dB = A^T @ G (batch by batch)."""
+    saved_names = ("self", "mat2")
+
+    @staticmethod
+    def forward(ctx, a, b):
+        if a._data.dtype != b._data.dtype:
+            raise RuntimeError(f"expected scalar type {kind_name(a._data)} but found {kind_name(b._data)}")
+        if a._data.dtype == np.bool_:
+            raise NotImplementedError('"bmm" not implemented for \'Bool\'')
+        need_a, need_b = ctx.needs_input_grad or (False, False)
+        ctx.save(mat2=b if need_a else None, self=a if need_b else None)
+        return np.matmul(*_promote(a, b))
+
+    @staticmethod
+    def backward(ctx, g):
+        t = _is_tensor(g)
+        saved = _saved(ctx)
+        b = ctx._unpack("mat2", t) if "mat2" in saved else None
+        a = ctx._unpack("self", t) if "self" in saved else None
+        if t:  # recorded as torch records it: bmm with a transposed operand
+            return (None if b is None else g.bmm(b.transpose(1, 2))), (None if a is None else a.transpose(1, 2).bmm(g))
+        return (None if b is None else g @ b.swapaxes(-1, -2)), (None if a is None else a.swapaxes(-1, -2) @ g)
+
+
+class AddmmBackward0(Function):
+    """Z = beta * bias + alpha * (A @ B) (bias broadcast over rows);  dbias = beta * G (summed to its shape),
+    dA = alpha * G @ B.T,  dB = alpha * A.T @ G.  ``nn.Linear`` on a batch is ``addmm(b, x, W.t())``."""
+    saved_names = ("mat1", "mat2")
+
+    @staticmethod
+    def forward(ctx, bias, mat1, mat2, beta=1, alpha=1):
+        a, b, c = mat1._data, mat2._data, bias._data
+        if c.dtype != b.dtype:
+            raise RuntimeError(f"self and mat2 must have the same dtype, but got {kind_name(c)} and {kind_name(b)}")
+        if a.dtype != b.dtype:
+            raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {kind_name(a)} and {kind_name(b)}")
+        if a.shape[1] != b.shape[0]:
+            raise _mm_shapes_error(a, b)
+        shape = (a.shape[0], b.shape[1])
+        try:
+            fits = c.ndim <= 2 and np.broadcast_shapes(c.shape, shape) == shape
+        except ValueError:
+            fits = False
+        if not fits:
+            Tensor._make(c).expand(*shape)  # raises torch's expand error
+        _, need_a, need_b = ctx.needs_input_grad or (False, False, False)
+        ctx.save(mat1=mat1 if need_b else None, mat2=mat2 if need_a else None, alpha=alpha, beta=beta,
+                 mat1_sym_sizes=a.shape, mat1_sym_strides=_strides(a) if need_a else (),
+                 mat2_sym_sizes=b.shape, mat2_sym_strides=_strides(b) if need_b else ())
+        product = _mm(a, b)
+        if alpha != 1:
+            product = product * a.dtype.type(alpha)
+        if beta == 0:  # torch ignores the bias then: its nan and inf do not leak into the result
+            return np.broadcast_to(product, shape).copy()
+        return product + (c if beta == 1 else c * c.dtype.type(beta))
+
+    @staticmethod
+    def backward(ctx, g):
+        """torch's mm formulas (a column-major operand keeps a column-major gradient), times alpha and beta."""
+        t = _is_tensor(g)
+        saved = _saved(ctx)
+        a = ctx._unpack("mat1", t) if "mat1" in saved else None
+        b = ctx._unpack("mat2", t) if "mat2" in saved else None
+        ga = gb = None
+        if b is not None:
+            ga = _t(_mm(b, _t(g))) if _column_major(ctx.mat1_sym_sizes, ctx.mat1_sym_strides) else _mm(g, _t(b))
+        if a is not None:
+            gb = _t(_mm(_t(g), a)) if _column_major(ctx.mat2_sym_sizes, ctx.mat2_sym_strides) else _mm(_t(a), g)
+        alpha, beta = ctx.alpha, ctx.beta
+        if alpha != 1:
+            ga, gb = (None if ga is None else _scaled(ga, alpha)), (None if gb is None else _scaled(gb, alpha))
+        return (g if beta == 1 else _scaled(g, beta)), ga, gb
+
+
+class DiagEmbedBackward0(Function):
+    """Z = a square matrix with the vector v on its diagonal (``offset`` above it, below if negative), zeros
+    elsewhere;  dv = the same diagonal of G."""
+
+    @staticmethod
+    def forward(ctx, v, offset):
+        ctx.show(dim1=-2, dim2=-1, offset=offset)
+        ctx._offset = offset
+        return np.diag(v._data, offset)
+
+    @staticmethod
+    def backward(ctx, g):
+        return DiagonalBackward0.apply(g, offset=ctx._offset) if _is_tensor(g) else np.diagonal(g, ctx._offset).copy()
+
+
+def _diagonal_view(a: np.ndarray, offset: int, dim1: int, dim2: int) -> np.ndarray:
+    """The ``offset`` diagonal of ``a`` over dims dim1 and dim2, as its last dim: a view that writes through
+    to ``a`` (NumPy's own is read-only), as torch's does."""
+    v = np.diagonal(a, offset, dim1, dim2)
+    if a.flags.writeable:
+        v.flags.writeable = True
+    return v
+
+
+def _on_diagonal(v: np.ndarray, sizes: tuple, offset: int, dim1: int = 0, dim2: int = 1) -> np.ndarray:
+    """Zeros of shape ``sizes`` with ``v`` written on their ``offset`` diagonal over dims dim1 and dim2."""
+    out = np.zeros(sizes, v.dtype)
+    _diagonal_view(out, offset, dim1, dim2)[...] = v
+    return out
+
+
+class DiagonalBackward0(Function):
+    """z = the ``offset`` diagonal of X over dims dim1 and dim2 (above it if offset > 0, below if < 0), a view
+    whose last dim runs along it: for a matrix, z[i] = X[i, i + offset];  dX = zeros with g on that diagonal."""
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, x, offset, dim1=0, dim2=1):
+        ctx.save(dim1=dim1, dim2=dim2, self_sym_sizes=x._data.shape)
+        ctx.show(offset=offset)
+        ctx._offset = offset
+        return _diagonal_view(x._data, offset, dim1, dim2)
+
+    @staticmethod
+    def backward(ctx, g):
+        if _is_tensor(g):
+            return DiagonalBackwardBackward0.apply(g, sizes=ctx.self_sym_sizes, offset=ctx._offset, dim1=ctx.dim1,
+                                                   dim2=ctx.dim2)
+        return _on_diagonal(g, ctx.self_sym_sizes, ctx._offset, ctx.dim1, ctx.dim2)
+
+
+class DiagonalBackward0_copy(DiagonalBackward0):
+    """``torch.diag`` of a matrix: the same diagonal as DiagonalBackward0, copied into a new vector."""
+    is_view = False
+
+    @staticmethod
+    def forward(ctx, x, offset):
+        return DiagonalBackward0.forward(ctx, x, offset).copy()
+
+
+class DiagonalBackwardBackward0(Function):
+    """Z = zeros of shape ``sizes`` with g on the ``offset`` diagonal over dims dim1 and dim2 (the backward of
+    taking a diagonal);  dg = that diagonal of G."""
+
+    @staticmethod
+    def forward(ctx, g, sizes, offset, dim1=0, dim2=1):
+        ctx.save(dim1=dim1, dim2=dim2)
+        ctx.show(offset=offset)
+        ctx._offset = offset
+        return _on_diagonal(g._data, sizes, offset, dim1, dim2)
+
+    @staticmethod
+    def backward(ctx, gg):
+        if _is_tensor(gg):
+            return DiagonalBackward0.apply(gg, offset=ctx._offset, dim1=ctx.dim1, dim2=ctx.dim2)
+        return np.diagonal(gg, ctx._offset, ctx.dim1, ctx.dim2).copy()
+
+
+class TraceBackward0(Function):
+    """z = trace(X) = sum_i X[i, i];  dX = g on the diagonal, 0 elsewhere (the identity times g)."""
+
+    @staticmethod
+    def forward(ctx, x):
+        d = x._data
+        if d.dtype == np.bool_:
+            raise NotImplementedError("\"trace\" not implemented for 'Bool'")
+        ctx.save(self_sym_sizes=d.shape)
+        return np.trace(d, dtype=np.int64 if d.dtype.kind in "iu" else None)
+
+    @staticmethod
+    def backward(ctx, g):
+        n, m = ctx.self_sym_sizes
+        if not _is_tensor(g):
+            return _on_diagonal(np.full(min(n, m), g, g.dtype), (n, m), 0)
+        # torch's formula: fill every (m + 1)-th entry of n * m zeros with g, then view as a matrix
+        zeros = Tensor._make(np.zeros(n * m, g._data.dtype))
+        return IndexFillBackward1.apply(zeros, g, dim=0, index=np.arange(0, n * m, m + 1)).view(n, m)
+
+
+class IndexFillBackward1(Function):
+    """z = x with the 0-dim tensor v written at ``index`` along ``dim``;  dx = g with zeros there,
+    dv = the sum of g there."""
+
+    @staticmethod
+    def forward(ctx, x, value, dim, index):
+        ctx.save(dim=dim)
+        ctx._index = index
+        out = x._data.copy()
+        out[(slice(None),) * dim + (index,)] = value._data
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        _needs_array_only(ctx, g, "index_fill (the gradient of trace)")
+        key = (slice(None),) * ctx.dim + (ctx._index,)
+        gx = g.copy()
+        gx[key] = 0
+        return gx, g[key].sum()
+
+
+class TrilBackward0(Function):
+    """Z = the lower triangle of X (on and below the ``diagonal``-th diagonal), zeros above;
+    dX = the lower triangle of G."""
+
+    @staticmethod
+    def forward(ctx, x, diagonal):
+        ctx.show(diagonal=diagonal)
+        ctx._k = diagonal
+        return np.tril(x._data, diagonal)
+
+    @staticmethod
+    def backward(ctx, g):
+        return g.tril(ctx._k) if _is_tensor(g) else np.tril(g, ctx._k)
+
+
+class TriuBackward0(Function):
+    """Z = the upper triangle of X (on and above the ``diagonal``-th diagonal), zeros below;
+    dX = the upper triangle of G."""
+
+    @staticmethod
+    def forward(ctx, x, diagonal):
+        ctx.show(diagonal=diagonal)
+        ctx._k = diagonal
+        return np.triu(x._data, diagonal)
+
+    @staticmethod
+    def backward(ctx, g):
+        return g.triu(ctx._k) if _is_tensor(g) else np.triu(g, ctx._k)
+
+
+class CdistBackward0(Function):
+    """d[i, j] = ||x1_i - x2_j||_p between the rows of x1 (P, M) and x2 (R, M), batch dims in front;
+    with D = the gradient of each norm at its difference x1_i - x2_j: dx1_i = sum over j of D, dx2_j = -sum over i.
+
+    >>> import autograd_tutor as torch
+    >>> torch.cdist(torch.tensor([[0., 0.]]), torch.tensor([[3., 4.], [1., 0.]]))
+    tensor([[5., 1.]])
+    """
+    saves_result = True
+    saved_names = ("x1", "x2")
+
+    @staticmethod
+    def forward(ctx, x1, x2, p):
+        ctx.save(p=p, x1=x1, x2=x2)
+        return vector_norm(_differences(x1._data, x2._data), p, -1, False)
+
+    @staticmethod
+    def backward(ctx, g):
+        _needs_array_only(ctx, g, "cdist")
+        diff = _differences(ctx._unpack("x1", False), ctx._unpack("x2", False))
+        z, g = (np.broadcast_to(a[..., None], diff.shape) for a in (ctx._unpack("result", False), g))
+        each = np.zeros_like(diff) if ctx.p == 0 else norm_backward(diff, z, g, ctx.p, -1)
+        return each.sum(-2), -each.sum(-3)
+
+
+def _differences(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a[..., i, :] - b[..., j, :] at [..., i, j, :]."""
+    return a[..., :, None, :] - b[..., None, :, :]

@@ -1,0 +1,60 @@
+"""``nn.Identity`` and ``nn.Linear``.
+"""
+from __future__ import annotations
+
+import math
+
+from ...autograd.factories import empty
+from ...autograd.tensor import Tensor
+from .. import functional as F, init
+from ..parameter import Parameter
+from .module import Module
+
+__all__ = ["Identity", "Linear"]
+
+
+class Identity(Module):
+    """Returns its input unchanged (a placeholder; any constructor arguments are ignored)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__()
+
+    def forward(self, input: Tensor) -> Tensor:
+        return input
+
+
+class Linear(Module):
+    """y = x W^T + b, with W of shape (out_features, in_features) and b of shape (out_features,).
+
+    Both start uniform in [-1/sqrt(in_features), 1/sqrt(in_features)], as in torch.
+
+    >>> import autograd_tutor as torch
+    >>> layer = torch.nn.Linear(3, 2)
+    >>> layer.weight.shape, layer.bias.shape, layer(torch.ones(4, 3)).grad_fn.name()
+    (torch.Size([2, 3]), torch.Size([2]), 'AddmmBackward0')
+    """
+
+    def __init__(self, in_features: int, out_features: int, bias: bool = True, device=None, dtype=None) -> None:
+        super().__init__()
+        self.in_features = in_features
+        self.out_features = out_features
+        self.weight = Parameter(empty(out_features, in_features, dtype=dtype, device=device))
+        if bias:
+            self.bias = Parameter(empty(out_features, dtype=dtype, device=device))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """Draw fresh starting weights: kaiming_uniform_ with a=sqrt(5), i.e. U(-1/sqrt(fan_in), 1/sqrt(fan_in))."""
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
+            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.linear(input, self.weight, self.bias)
+
+    def extra_repr(self) -> str:
+        return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
