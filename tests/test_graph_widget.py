@@ -15,6 +15,8 @@ import autograd_tutor as torch  # noqa: E402
 from autograd_tutor import events  # noqa: E402
 from autograd_tutor.viz import GraphModel, build_steps, replay_json, summary, tensors_in  # noqa: E402
 from autograd_tutor.viz.model import MAX_PASSES  # noqa: E402
+from autograd_tutor.viz.history import HISTORY  # noqa: E402
+from autograd_tutor.viz.model import STRUCTURE_KINDS  # noqa: E402
 from autograd_tutor.widgets import GraphWidget, show, watch  # noqa: E402
 from autograd_tutor.widgets import graph as graph_module  # noqa: E402
 
@@ -111,7 +113,7 @@ def test_repr_is_deterministic_text(widgets):
     widgets.append(g)
     text = repr(g)
     assert text.splitlines() == [
-        "GraphWidget: 4 nodes, 4 edges, 0 replay steps",
+        "GraphWidget: 4 nodes, 4 edges, 6 replay steps",  # the pass that ran before it was drawn
         "name          kind    operation       value  grad  saved",
         "a             leaf    AccumulateGrad  3      5",
         "b             leaf    AccumulateGrad  4      3",
@@ -162,9 +164,10 @@ def test_show_prints_outside_ipython_and_leaves_no_listener(capsys):
 def test_close_removes_the_subscriptions():
     before = len(events._subscribers)
     g = GraphWidget(namespace={})
-    assert len(events._subscribers) == before + len(events.KINDS)  # one per kind
+    assert len(events._subscribers) == before + len(STRUCTURE_KINDS)  # one per structure kind
+    assert g._on_pass in HISTORY._listeners  # the backward passes come from the history
     g.close()
-    assert len(events._subscribers) == before
+    assert len(events._subscribers) == before and g._on_pass not in HISTORY._listeners
 
 
 def test_updates_to_the_browser_are_batched(widgets, monkeypatch):
@@ -214,7 +217,7 @@ def test_events_fed_as_they_come_give_the_drawing_of_events_applied_one_by_one(w
     one.set_names(tensors_in(namespace))
     assert g.graph == one.snapshot() and g.model.hidden == one.hidden > 0
     assert g.graph_json == json.dumps(g.graph, separators=(",", ":"))
-    assert g.replay == replay_json(one, build_steps(one)) and len(g.model.passes) == MAX_PASSES
+    assert g.replay == dict(replay_json(one, build_steps(one)), note="") and len(g.model.passes) == MAX_PASSES
     assert [(e.src, e.dst, e.count) for e in g.model.edges] == [(e.src, e.dst, e.count) for e in one.edges]
     assert [(n["label"], n["grad"]) for n in g.graph["nodes"] if n["kind"] == "leaf"] == [
         ("w", summary(w.grad._data)), ("b", summary(b.grad._data))]

@@ -61,6 +61,8 @@ CHUNK = 64
 #: Backward passes kept for replay (the most recent ones).
 MAX_PASSES = 20
 _REP_LIMIT = 200_000  # folded ids remembered (older ones are forgotten)
+#: Collapsed nodes at most (one per layer they start in): past them, what is new folds into the last one.
+MAX_COLLAPSED = 24
 
 
 class VizNode:
@@ -166,6 +168,7 @@ class GraphModel:
         self._grads: dict = {}       # key -> new .grad array not yet turned into a Value
         self._synthetic = itertools.count(-1, -1)
         self.hidden = 0
+        self.note = ""               # said once: the leaves' .grad changed since this drawing's last pass
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -284,6 +287,10 @@ class GraphModel:
                 self._by_sig.setdefault(self._signature(n.kind, n.op, tuple(self._visible_key(k) for k in n.inputs)),
                                         n.key)
         target = self._by_sig.get(self._signature(kind, op, reps))
+        if target is None:  # a chain of a new kind (300 `* c`, then 10,000 `tanh()`) folds into one node
+            target = next((r for r in reps if r in self._nodes and self._nodes[r].kind == "collapsed"), None)
+        if target is None and len(self._more) >= MAX_COLLAPSED:
+            target = self._more[max(self._more)]
         if target is None:
             if layer is None:
                 layer = 1 + max((self._nodes[r].layer for r in reps if r in self._nodes), default=-1)
@@ -602,18 +609,40 @@ class GraphModel:
                 self.version += 1
 
     def _reached(self, records: list) -> bool:
-        """Whether a backward pass started in the drawing, ran or failed at one of its nodes, or filled one of its
-        ``.grad``."""
+        """Whether a backward pass is this drawing's: it started in the drawing, or ran or failed at one of its
+        graph nodes. Filling a leaf's ``.grad`` is not enough (the next step of a training loop builds a new graph
+        that shares only the parameters), unless the drawing is leaves only."""
+        ops = any(n.kind != "leaf" and n.kind != "constant" for n in self.visible)
         for r in records:
             kind = r.kind
             if kind == "backward_started":
                 if any(self.key_of_node(n) is not None for n in r.root_node_ids):
                     return True
             elif kind in ("node_executed", "backward_failed"):
-                if self.key_of_node(r.node_id) is not None:
+                if r.node_id in self._nodes or r.node_id in self._rep:
                     return True
-            elif kind == "grad_accumulated" and self.key_of_grad(r) is not None:
+            elif kind == "grad_accumulated" and not ops and self.key_of_grad(r) is not None:
                 return True
+        return False
+
+    def take_pass(self, record) -> bool:
+        """Take a recorded pass (:class:`~autograd_tutor.viz.history.PassRecord`) if it is this drawing's (see
+        :meth:`_reached`), as if its events had just arrived; returns whether it was taken. A pass of another graph
+        that changed the ``.grad`` of this drawing's leaves after its own pass sets :attr:`note`, once."""
+        nodes, rep = self._nodes, self._rep
+        if record.ran_through(nodes, rep) or record.filled(nodes) and self._reached(record.events):
+            events = record.events
+            self._backward_started(events[0])
+            self._queue.extend(events[1:-1])
+            self._backward_ended(events[-1])
+            if self.note:
+                self.note = ""
+                self.version += 1
+            return True
+        if self._passes and not self.note and record.filled(nodes):
+            self.note = (f"The leaves' .grad changed since: backward pass {record.number} of another graph, which "
+                         "shares only the leaves, accumulated into them. The replay shows this drawing's own pass.")
+            self.version += 1
         return False
 
     # ------------------------------------------------------------------ walking grad_fn
@@ -869,7 +898,7 @@ def _all_small(arrays: tuple) -> bool:
 
 def _light(e):
     """The event (same type and fields) with its arrays replaced by :class:`Value` heads."""
-    at = _ARRAYS_AT[e.kind]
+    at = _ARRAYS_AT.get(e.kind)
     if not at:
         return e
     fields = list(e)

@@ -35,10 +35,11 @@ import anywidget
 import traitlets
 
 from .. import events
-from ..viz import (BACKWARD_KINDS, GraphModel, build_steps, html_table, replay_json, state_at, tensors_in,
+from ..viz import (STRUCTURE_KINDS, GraphModel, build_steps, html_table, replay_json, state_at, tensors_in,
                    text_table, to_networkx, to_svg)
 from ..viz import draw as _draw
 from ..viz import save as _save
+from ..viz.history import HISTORY
 from ..viz.names import caller_namespace, notebook_namespace
 
 __all__ = ["GraphWidget", "show", "watch"]
@@ -46,8 +47,10 @@ __all__ = ["GraphWidget", "show", "watch"]
 STATIC = Path(__file__).parent / "static"
 #: Shortest time between two updates sent to the browser while events arrive.
 SYNC_INTERVAL = 0.05
-#: The events after which the clock is checked.
-_CLOCKED = ("node_created", "backward_finished", "backward_failed")
+#: The events after which the clock is checked (and the end of every backward pass).
+_CLOCKED = ("node_created",)
+
+HISTORY.start()  # the widgets are in use: keep the recent backward passes, so a drawing made later replays its own
 
 
 class GraphWidget(anywidget.AnyWidget):
@@ -71,19 +74,22 @@ class GraphWidget(anywidget.AnyWidget):
     def __init__(self, tensor=None, *, max_nodes: Optional[int] = 400, namespace: Optional[Mapping] = None,
                  live: bool = True, title: Optional[str] = None, _depth: int = 1) -> None:
         self._namespace = namespace if namespace is not None else caller_namespace(_depth + 1)
+        HISTORY.start()
         if tensor is None:
             self._model = GraphModel(max_nodes=max_nodes, grow=True)
-            kinds = None
-        else:
+        else:  # the graph as it is now, and the passes that already ran through it
             self._model = GraphModel.from_tensor(tensor, max_nodes=max_nodes, grow=False)
-            kinds = BACKWARD_KINDS
+            for record in tuple(HISTORY.passes):
+                self._model.take_pass(record)
         super().__init__(title=title or ("Computation graph" if tensor is None else "Graph of the tensor"))
         self._steps: list = []
         self.graph: dict = {"nodes": [], "edges": [], "hidden": 0, "width": 0, "height": 0}
         self.replay: dict = {"steps": [], "start": {"grads": [], "saved": []}}
         self._synced = -1
         self._due = 0.0  # when events may trigger the next refresh
-        self._subscriptions = self._subscribe(kinds) if live else []
+        # a growing drawing listens to the operations; every live one takes the passes the history records
+        self._subscriptions = self._subscribe() if live and tensor is None else []
+        self._listening = HISTORY.listen(self._on_pass) if live else None
         self._shell = _register_cell_hook(self._on_cell_end) if live else None
         self.refresh()
 
@@ -94,16 +100,23 @@ class GraphWidget(anywidget.AnyWidget):
         self._model.settle()
         return self._model
 
-    def _subscribe(self, kinds) -> list:
-        """One subscription per kind, to the model's own handler (no call in between); the end of an operation
-        or of a backward pass also checks the clock."""
+    def _subscribe(self) -> list:
+        """One subscription per structure kind, to the model's own handler (no call in between); the end of an
+        operation also checks the clock."""
         subscriptions = []
         for kind, handler in self._model.handlers().items():
-            if kinds is None or kind in kinds:
+            if kind in STRUCTURE_KINDS:
                 if kind in _CLOCKED:
                     handler = self._clocked(handler)
                 subscriptions.append(events.subscribe(handler, (kind,)))
         return subscriptions
+
+    def _on_pass(self, record) -> None:
+        """A backward pass ended (told by the history): take it if it is this drawing's, then check the clock."""
+        before = self._model.version
+        self._model.take_pass(record)
+        if self._model.version != before and perf_counter() >= self._due:
+            self.refresh()
 
     def _clocked(self, handler):
         def apply_then_check_the_clock(event) -> None:
@@ -125,6 +138,7 @@ class GraphWidget(anywidget.AnyWidget):
             self._steps = build_steps(model)
             self.graph = model.snapshot()
             self.replay = replay_json(model, self._steps)
+            self.replay["note"] = model.note
             with self.hold_sync():
                 self.graph_json = model.snapshot_json(self.graph)
                 self.replay_json = json.dumps(self.replay, separators=(",", ":"))
@@ -139,6 +153,9 @@ class GraphWidget(anywidget.AnyWidget):
         for subscription in self._subscriptions:
             subscription.remove()
         self._subscriptions = []
+        if self._listening is not None:
+            HISTORY.unlisten(self._listening)
+            self._listening = None
         if self._shell is not None:
             _unregister_cell_hook(self._shell, self._on_cell_end)
             self._shell = None
@@ -191,7 +208,8 @@ class GraphWidget(anywidget.AnyWidget):
         m = self.model
         head = (f"GraphWidget: {len(m.visible)} nodes, {len(m.edges)} edges, {len(self._steps)} replay steps"
                 + (f", {m.hidden} collapsed" if m.hidden else ""))
-        return head + ("\n" + text_table(m, limit=12) if m.visible else "")
+        return (head + (f"\n{m.note}" if m.note else "")
+                + ("\n" + text_table(m, limit=12) if m.visible else ""))
 
     def _repr_mimebundle_(self, **kwargs):
         self.refresh()
