@@ -56,7 +56,7 @@ class EventsDropped(tuple):
 class PassRecord:
     """One backward pass: ``events`` from ``backward_started`` to ``backward_finished`` (or ``_failed``), with
     an :class:`EventsDropped` where the middle of a long pass was cut; ``number`` counts passes from 1."""
-    __slots__ = ("events", "number", "dropped", "_nodes", "_filled")
+    __slots__ = ("events", "number", "dropped", "_nodes", "_filled", "_ran")
 
     def __init__(self, started, body: list, ended, number: int) -> None:
         self.dropped = len(body) - HEAD - TAIL if len(body) > HEAD + TAIL else 0
@@ -66,6 +66,17 @@ class PassRecord:
         self.number = number
         self._nodes: Optional[frozenset] = None
         self._filled: Optional[frozenset] = None
+        self._ran: Optional[int] = None
+
+    @property
+    def ran(self) -> int:
+        """How many graph nodes ran (AccumulateGrad included; the events dropped from the middle counted as
+        nodes in the proportion of the kept ones)."""
+        if self._ran is None:
+            kept = [e.kind == "node_executed" for e in self.events]
+            ran = sum(kept)
+            self._ran = ran + (round(self.dropped * ran / max(len(kept) - 3, 1)) if self.dropped else 0)
+        return self._ran
 
     def ran_through(self, *keys) -> bool:
         """Whether the pass started at, ran or failed at a node whose id is in one of ``keys`` (sets or dicts of
@@ -75,13 +86,13 @@ class PassRecord:
             ids.update([e.node_id for e in self.events if e.kind == "node_executed" or e.kind == "backward_failed"])
             ids.discard(None)
             self._nodes = frozenset(ids)
-        return any(k in m for k in self._nodes for m in keys)
+        return any(any(map(m.__contains__, self._nodes)) for m in keys)
 
     def filled(self, *tensor_ids) -> bool:
         """Whether the pass changed the ``.grad`` of a tensor whose id is in one of ``tensor_ids``."""
         if self._filled is None:
             self._filled = frozenset([e.tensor_id for e in self.events if e.kind == "grad_accumulated"])
-        return any(k in m for k in self._filled for m in tensor_ids)
+        return any(any(map(m.__contains__, self._filled)) for m in tensor_ids)
 
     def __repr__(self) -> str:
         return f"PassRecord(number={self.number}, events={len(self.events)}, dropped={self.dropped})"

@@ -28,6 +28,7 @@ constant. Layout positions come from :class:`~autograd_tutor.viz.layout.Layout` 
 """
 from __future__ import annotations
 
+import collections
 import itertools
 import json
 import operator
@@ -59,7 +60,7 @@ _NO_NUMBERS = itertools.repeat(None)  # an event without Python numbers among it
 #: Nodes or edges whose JSON text is cached together (see GraphModel.snapshot_json).
 CHUNK = 64
 #: Backward passes kept for replay (the most recent ones).
-MAX_PASSES = 20
+MAX_PASSES = 8
 _REP_LIMIT = 200_000  # folded ids remembered (older ones are forgotten)
 #: Collapsed nodes at most (one per layer they start in): past them, what is new folds into the last one.
 MAX_COLLAPSED = 24
@@ -159,6 +160,7 @@ class GraphModel:
         self._enriched: set = set()
         self._current: Optional[list] = None
         self._queue: list = []       # events of the current pass not applied yet (see handlers)
+        self._deferred = collections.deque()  # passes taken, not applied yet (see take_pass)
         self._json: dict = {}        # key -> cached node JSON; edge index -> cached edge JSON in _edge_json
         self._edge_cache: dict = {}  # edge index -> (placements seen, JSON)
         self._paths: dict = {}       # edge index -> (placements seen, path, label point): kept when its grad changes
@@ -169,6 +171,8 @@ class GraphModel:
         self._synthetic = itertools.count(-1, -1)
         self.hidden = 0
         self.note = ""               # said once: the leaves' .grad changed since this drawing's last pass
+        self.counting = False        # past the budget, a live drawing counts passes instead of growing
+        self.counted = [0, 0]        # backward passes, and the nodes they ran, counted that way
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -210,6 +214,11 @@ class GraphModel:
 
     def edges_from(self, key: int) -> list:
         return [e for e in self.edges if e.src == key]
+
+    @property
+    def full(self) -> bool:
+        """Whether the node budget is spent."""
+        return self.max_nodes is not None and len(self.visible) >= self.max_nodes
 
     @property
     def leaves(self) -> list:
@@ -387,11 +396,16 @@ class GraphModel:
         handlers.update(dict.fromkeys(_QUEUED, self._queue.append))
         return handlers
 
-    def settle(self) -> None:
-        """Apply the queued events; turn what the events left as arrays into :class:`Value`: the gradients on
-        edges and nodes."""
+    def settle(self, passes: bool = True) -> None:
+        """Apply the queued events and (unless ``passes=False``) the passes taken (:meth:`take_pass`); turn what
+        the events left as arrays into :class:`Value`: the gradients on edges and nodes."""
         if self._queue:
             self._drain()
+        while passes and self._deferred:
+            events = self._deferred.popleft().events
+            self._backward_started(events[0])
+            self._queue.extend(events[1:-1])
+            self._backward_ended(events[-1])
         last = {}
         for e in self._flows:
             src = self.key_of_node(e.source_id)
@@ -631,15 +645,20 @@ class GraphModel:
         that changed the ``.grad`` of this drawing's leaves after its own pass sets :attr:`note`, once."""
         nodes, rep = self._nodes, self._rep
         if record.ran_through(nodes, rep) or record.filled(nodes) and self._reached(record.events):
-            events = record.events
-            self._backward_started(events[0])
-            self._queue.extend(events[1:-1])
-            self._backward_ended(events[-1])
-            if self.note:
-                self.note = ""
-                self.version += 1
+            # applied when the model is next read (settle): a training loop costs one check per pass, and only
+            # the passes still kept then are ever applied (the state they leave is the same)
+            if len(self._deferred) == MAX_PASSES:
+                self._deferred.popleft()
+                self.pass_count += 1
+            self._deferred.append(record)
+            self.note = ""
+            self.version += 1
             return True
-        if self._passes and not self.note and record.filled(nodes):
+        if self.counting:  # (not a change of version: only the counts in the snapshot change)
+            self.counted[0] += 1
+            self.counted[1] += record.ran
+            return False
+        if (self._passes or self._deferred) and not self.note and record.filled(nodes):
             self.note = (f"The leaves' .grad changed since: backward pass {record.number} of another graph, which "
                          "shares only the leaves, accumulated into them. The replay shows this drawing's own pass.")
             self.version += 1
@@ -791,7 +810,8 @@ class GraphModel:
         edges = [self._edge_json(e) for e in self.edges]
         width = max((n["x"] + n["w"] / 2 for n in nodes), default=0) + 24
         height = max((n["y"] + n["h"] / 2 for n in nodes), default=0) + 24
-        return {"nodes": nodes, "edges": edges, "hidden": self.hidden, "width": width, "height": height}
+        return {"nodes": nodes, "edges": edges, "hidden": self.hidden, "counted": list(self.counted), "width": width,
+                "height": height}
 
     def snapshot_json(self, snapshot: dict) -> str:
         """``json.dumps(snapshot)`` (compact) of what :meth:`snapshot` returned, encoding again only the runs of

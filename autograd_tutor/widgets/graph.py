@@ -85,7 +85,8 @@ class GraphWidget(anywidget.AnyWidget):
         self._steps: list = []
         self.graph: dict = {"nodes": [], "edges": [], "hidden": 0, "width": 0, "height": 0}
         self.replay: dict = {"steps": [], "start": {"grads": [], "saved": []}}
-        self._synced = -1
+        self._synced = self._graph_synced = -1
+        self._counted = [0, 0]
         self._due = 0.0  # when events may trigger the next refresh
         # a growing drawing listens to the operations; every live one takes the passes the history records
         self._subscriptions = self._subscribe() if live and tensor is None else []
@@ -113,25 +114,48 @@ class GraphWidget(anywidget.AnyWidget):
 
     def _on_pass(self, record) -> None:
         """A backward pass ended (told by the history): take it if it is this drawing's, then check the clock."""
-        before = self._model.version
         self._model.take_pass(record)
-        if self._model.version != before and perf_counter() >= self._due:
-            self.refresh()
+        if perf_counter() >= self._due:
+            self.refresh(replay=False)
 
     def _clocked(self, handler):
         def apply_then_check_the_clock(event) -> None:
+            full = self._model.full  # the first operation past the budget folds; from the next one on, count
             handler(event)
+            if full:
+                self._count_from_now()
             if perf_counter() >= self._due:
-                self.refresh()
+                self.refresh(replay=False)
         return apply_then_check_the_clock
+
+    def _count_from_now(self) -> None:
+        """The node budget is spent: stop listening to operations and count the backward passes instead (what a
+        training loop costs then is one check per pass, not a few calls per operation)."""
+        for subscription in self._subscriptions:
+            subscription.remove()
+        self._subscriptions = []
+        self._model.counting = True
 
     def _on_cell_end(self, *_) -> None:
         self.refresh()
 
-    def refresh(self) -> None:
-        """Look up variable names and send the current graph and replay to the browser (if anything changed)."""
-        model = self.model
+    def refresh(self, replay: bool = True) -> None:
+        """Look up variable names and send the current graph and replay to the browser (if anything changed).
+
+        While a cell runs, the clock sends the graph alone (``replay=False``): the passes taken are applied and
+        the replay is sent at the end of the cell, or by the next ``refresh()``."""
+        model = self._model
         start = perf_counter()
+        if not replay:
+            if model.version != self._graph_synced or model.counted != self._counted:
+                model.settle(passes=False)
+                self.graph = model.snapshot()
+                self.graph_json = model.snapshot_json(self.graph)
+                self._graph_synced, self._counted = model.version, list(model.counted)
+            end = perf_counter()
+            self._due = end + max(SYNC_INTERVAL, 20 * (end - start))
+            return
+        model.settle()
         model.set_names(tensors_in(self._namespace))
         if model.version != self._synced:
             old = len(self._steps)
@@ -144,7 +168,11 @@ class GraphWidget(anywidget.AnyWidget):
                 self.replay_json = json.dumps(self.replay, separators=(",", ":"))
                 if len(self._steps) != old or self.step > len(self._steps):
                     self.step = len(self._steps)
-            self._synced = model.version
+            self._synced = self._graph_synced = model.version
+        elif model.counted != self._counted:  # past the budget only the counts changed: the replay is the same
+            self.graph = model.snapshot()
+            self.graph_json = model.snapshot_json(self.graph)
+        self._counted = list(model.counted)
         end = perf_counter()
         self._due = end + max(SYNC_INTERVAL, 20 * (end - start))  # syncing: at most ~5% of the time
 
