@@ -57,7 +57,7 @@ def _run_all(lab, page, name: str, front: str) -> None:
     page.locator(".jp-Notebook").first.click()
     page.get_by_role("menuitem", name="Run", exact=True).click()
     page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
-    code_cells = sum(c["cell_type"] == "code" for c in json.loads((LESSONS / name).read_text())["cells"])
+    code_cells = sum(c["cell_type"] == "code" for c in json.loads((lab.root / name).read_text())["cells"])
     page.wait_for_function(
         """n => { const p = [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')].map(e => e.textContent);
                   return p.length === n && p.every(t => /\\[\\d+\\]/.test(t)); }""", arg=code_cells,
@@ -69,7 +69,10 @@ def _replays(page) -> list:
     out = []
     roots = page.locator(".agt-root")
     for i in range(roots.count()):
-        text = roots.nth(i).locator(".agt-pos").inner_text()
+        roots.nth(i).scroll_into_view_if_needed()
+        pos = roots.nth(i).locator(".agt-pos")
+        page.wait_for_function("el => el.textContent.includes('/')", arg=pos.element_handle())
+        text = pos.inner_text()
         total = int(text.split("/")[1])
         if total:
             out.append((roots.nth(i), total))
