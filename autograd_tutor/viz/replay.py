@@ -31,8 +31,9 @@ from .format import Value, number
 
 __all__ = ["Step", "State", "build_steps", "state_at", "replay_json", "MAX_STEPS"]
 
-#: Steps a drawing replays at most: the newest passes that fit; a pass longer than this keeps its first and
-#: last steps, and one step in between does what the others did (see :func:`_summarised`).
+#: Steps a drawing replays at most, unless its node budget is larger (the budget bounds the replay too): the
+#: newest passes that fit; a pass longer than this keeps its first and last steps, and one step in between does
+#: what the others did (see :func:`_summarised`).
 MAX_STEPS = 400
 
 
@@ -67,9 +68,12 @@ class State:
     total: str = ""
 
 
-def build_steps(model, limit: int = MAX_STEPS) -> list:
+def build_steps(model, limit: Optional[int] = None) -> list:
     """The replay steps of the backward passes the model recorded (see the module docstring): the newest passes
-    whose steps fit in ``limit``, and at least the last one, summarised to ``limit`` steps when it is longer."""
+    whose steps fit in ``limit`` (default: the model's node budget, at least ``MAX_STEPS``; no limit for a model
+    without a budget), and at least the last one, summarised to ``limit`` steps when it is longer."""
+    if limit is None:
+        limit = max(model.max_nodes, MAX_STEPS) if model.max_nodes is not None else None
     passes = model.passes
     first = model.pass_count - len(passes) + 1
     kept: list = []
@@ -80,7 +84,7 @@ def build_steps(model, limit: int = MAX_STEPS) -> list:
         kept.append(_summarised(steps, limit))
     out: list = []
     for steps in reversed(kept):
-        if out and len(out) + len(steps) > limit:
+        if out and limit is not None and len(out) + len(steps) > limit:
             break
         out[:0] = steps
     return out
@@ -89,7 +93,7 @@ def build_steps(model, limit: int = MAX_STEPS) -> list:
 def _summarised(steps: list, limit: int) -> list:
     """``steps`` if there are at most ``limit``, else the first and last ``limit // 2 - 1`` with one step between
     them that makes all the changes of the steps it stands for (so every state a learner sees is still true)."""
-    if len(steps) <= limit:
+    if limit is None or len(steps) <= limit:
         return steps
     keep = limit // 2 - 1
     middle = steps[keep:-keep]
