@@ -1,15 +1,19 @@
 """``GraphWidget``: the computation graph of your own code, live, with a backward replay in the browser.
 
 * ``GraphWidget()`` displayed in a cell grows as the following cells run (node by node);
-* ``GraphWidget(loss)`` or ``show(loss)`` draws the graph that produced a tensor, ours or PyTorch's;
+* ``GraphWidget(loss)`` or ``show(loss)`` draws the graph that produced a tensor, ours or PyTorch's, with the
+  replay of the last backward pass that ran through it, also when that pass ran before the drawing was made;
 * ``with watch() as g:`` records what a block of code builds.
 
 The class is thin: traits plus event subscriptions. The model, layout, narration and SVG live in
-:mod:`autograd_tutor.viz`; the drawing and the replay player are ``static/graph.js``. Each kind of event goes
-straight to the model's handler for it (the values events carry are formatted when the model is read); the
-front end is updated at the end of every notebook cell and, while a cell runs, after an operation or a
-backward pass when ``SYNC_INTERVAL`` seconds have passed (the interval grows when sending gets expensive, so
-syncing takes at most about 5% of the time), with only the nodes and edges that changed encoded again.
+:mod:`autograd_tutor.viz`; the drawing and the replay player are ``static/graph.js``. A growing drawing sends
+each structure event straight to the model's handler for it (the values events carry are formatted when the
+model is read), until its node budget is spent: then it stops listening to operations and counts the passes
+that follow. Backward passes come from :data:`~autograd_tutor.viz.history.HISTORY` (started when this module
+is imported), one call per pass; a drawing takes those that ran through its own nodes. The front end is updated
+at the end of every notebook cell and, while a cell runs, with the graph alone after an operation or a backward
+pass when ``SYNC_INTERVAL`` seconds have passed (the interval grows when sending gets expensive, so syncing
+takes at most about 5% of the time), with only the nodes and edges that changed encoded again.
 
 >>> import autograd_tutor as torch
 >>> a = torch.tensor(3., requires_grad=True); b = torch.tensor(4., requires_grad=True)
