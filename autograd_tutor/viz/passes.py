@@ -161,8 +161,9 @@ class PassRecording:
             self.counted[1] += record.ran
             return False
         if (self._passes or self._deferred) and not self.note and record.filled(nodes):
-            self.note = (f"The leaves' .grad changed since: backward pass {record.number} of another graph, which "
-                         "shares only the leaves, accumulated into them. The replay shows this drawing's own pass.")
+            self.note = ("The leaves' .grad changed since: a later backward pass of another graph that shares only "
+                         "the leaves (a training step, say) accumulated into them. The replay shows this drawing's "
+                         "own pass.")
             self.version += 1
         return False
 
