@@ -83,6 +83,7 @@ def lab(tmp_path_factory):
         server = subprocess.Popen(
             [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--allow-root", "--ServerApp.ip=127.0.0.1",
              f"--ServerApp.port={port}", "--ServerApp.token=", "--ServerApp.password=",
+             "--ServerApp.disable_check_xsrf=True",  # the tests end kernels through the REST API
              f"--ServerApp.root_dir={root}", "--LabApp.news_url=None",
              "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
             env=env, stdout=log, stderr=subprocess.STDOUT, cwd=root)
