@@ -51,6 +51,8 @@ __all__ = ["GraphWidget", "show", "watch"]
 STATIC = Path(__file__).parent / "static"
 #: Shortest time between two updates sent to the browser while events arrive.
 SYNC_INTERVAL = 0.05
+#: Shortest time between two updates that only change the counts of a drawing past its budget.
+COUNT_INTERVAL = 1.0
 #: The events after which the clock is checked (and the end of every backward pass).
 _CLOCKED = ("node_created",)
 
@@ -90,6 +92,7 @@ class GraphWidget(anywidget.AnyWidget):
         self.graph: dict = {"nodes": [], "edges": [], "hidden": 0, "width": 0, "height": 0}
         self.replay: dict = {"steps": [], "start": {"grads": [], "saved": []}}
         self._synced = self._graph_synced = -1
+        self._counts_due = 0.0  # when new counts alone may be sent while a cell runs
         self._counted = [0, 0]
         self._due = 0.0  # when events may trigger the next refresh
         # a growing drawing listens to the operations; every live one takes the passes the history records
@@ -151,12 +154,16 @@ class GraphWidget(anywidget.AnyWidget):
         model = self._model
         start = perf_counter()
         if not replay:
-            if model.version != self._graph_synced or model.counted != self._counted:
+            counts_only = model.version == self._graph_synced
+            if counts_only and start < self._counts_due:
+                return  # past the budget only the counts change: they are sent at most once a second
+            if not counts_only or model.counted != self._counted:
                 model.settle(passes=False)
                 self.graph = model.snapshot()
                 self.graph_json = model.snapshot_json(self.graph)
                 self._graph_synced, self._counted = model.version, list(model.counted)
             end = perf_counter()
+            self._counts_due = end + COUNT_INTERVAL
             self._due = end + max(SYNC_INTERVAL, 20 * (end - start))
             return
         model.settle()
