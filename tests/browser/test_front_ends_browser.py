@@ -144,6 +144,10 @@ def test_lesson_replays_by_keyboard_in_every_front_end(lab, lab_page, lesson, fr
     for text in EXPECTED[lesson]:
         assert any(text in e for e in endings), (text, endings)
     page.screenshot(path=str(ARTIFACTS / f"front-{front}-{theme}-{lesson[:2]}-page.png"))
+    quiz = page.locator(".agt-quiz")
+    if quiz.count():  # its score badge, in this theme
+        quiz.first.scroll_into_view_if_needed()
+        quiz.first.screenshot(path=str(ARTIFACTS / f"front-{front}-{theme}-{lesson[:2]}-quiz.png"))
     violations = [v for v in _axe(page) if v["impact"] in ("serious", "critical")]
     assert violations == [], json.dumps(violations, indent=1)
 
