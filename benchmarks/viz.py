@@ -16,6 +16,10 @@ Measured in this one process, best (min) of R repeats with the garbage collector
    ``apt-get install -y graphviz``).
 4. A training loop of about 10,000 events (a one-neuron model, SGD, 300 steps) bare, with a plain event
    subscriber, and with a live ``GraphWidget()`` attached (target: at most 2x the bare loop).
+5. Lesson 6's training loop (a 2-16-16-1 MLP on 200 points, SGD with momentum, 300 steps), side by side in
+   alternating runs: without the widgets, with them imported (the backward-pass history on: the loop "without
+   it"), with a live ``GraphWidget()`` displayed, and with lesson 6's ``show(loss)`` drawing displayed (target:
+   the live widget at most 1.2x the loop without it).
 
 Ratios are printed as "x ours": how many times slower the peer is than our implementation of the same job.
 """
@@ -220,13 +224,82 @@ def training_overhead(repeats: int) -> None:
         "target <= 2x")
 
 
+# ------------------------------------------------------------------------------------------ 5. lesson 6's loop
+def lesson6_overhead(repeats: int) -> None:
+    import numpy as np
+
+    from autograd_tutor import nn, optim
+    from autograd_tutor.viz.history import HISTORY
+    from autograd_tutor.widgets import GraphWidget
+    print("\n5. Lesson 6's training loop (MLP 2-16-16-1, 200 points, 300 SGD steps), runs alternating")
+    rng = np.random.default_rng(0)
+    angle = rng.uniform(0, 2 * np.pi, 200)
+    radius = np.where(np.arange(200) < 100, 1.0, 2.2) + rng.normal(0, 0.15, 200)
+    X = at.tensor(np.stack([radius * np.cos(angle), radius * np.sin(angle)], axis=1).astype(np.float32))
+    Y = at.tensor((np.arange(200) >= 100).astype(np.float32).reshape(-1, 1))
+
+    def setup():
+        at.manual_seed(0)
+        model = nn.Sequential(nn.Linear(2, 16), nn.Tanh(), nn.Linear(16, 16), nn.Tanh(), nn.Linear(16, 1))
+        return model, nn.MSELoss(), optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+
+    def loop(model, loss_fn, optimizer):
+        for _ in range(TRAIN_STEPS):
+            optimizer.zero_grad()
+            loss = loss_fn(model(X), Y)
+            loss.backward()
+            optimizer.step()
+
+    def bare():
+        return None
+
+    def live():
+        return GraphWidget(namespace={})
+
+    def drawn(parts):  # lesson 6, cell 7: the loss of 4 samples, backward, show(loss); then the loop
+        model, loss_fn, _ = parts
+        loss = loss_fn(model(X[:4]), Y[:4])
+        loss.backward()
+        return GraphWidget(loss, namespace={"loss": loss})
+
+    cases = [("without the widgets (no history)", bare, False), ("widgets imported: the loop without it", bare, True),
+             ("with a live GraphWidget() displayed", live, True), ("with lesson 6's show(loss) displayed", drawn, True)]
+    times = {name: [] for name, _, _ in cases}
+    for _ in range(repeats):
+        for name, make, history in cases:
+            (HISTORY.start if history else HISTORY.stop)()
+            parts = setup()
+            widget = make(parts) if make is drawn else make()
+            gc.collect()
+            gc.disable()
+            try:
+                t = time.process_time()  # CPU time of this process: other jobs on a shared machine count less
+                loop(*parts)
+                if widget is not None:
+                    widget.refresh()  # what the end of the notebook cell does
+                times[name].append(time.process_time() - t)
+            finally:
+                gc.enable()
+                if widget is not None:
+                    widget.close()
+    HISTORY.start()
+    base = min(times[cases[1][0]]) * 1e3
+    for name, _, _ in cases:
+        row(name, min(times[name]) * 1e3, base, "target <= 1.2x" if "live" in name else "")
+    live = min(times[cases[2][0]]) * 1e3
+    print(f"  live GraphWidget() / the loop without it: {live / base:.2f}x (target <= 1.2x); the history itself: "
+          f"{base / (min(times[cases[0][0]]) * 1e3):.2f}x the loop without the widgets")
+    print("  (CPU time of this process, best of the alternating runs; ratios against the loop without it: the widgets"
+          " imported, no drawing)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="one timed repeat of each measurement")
-    parser.add_argument("--only", type=int, action="append", choices=(1, 2, 3, 4),
+    parser.add_argument("--only", type=int, action="append", choices=(1, 2, 3, 4, 5),
                         help="run only this section (2 runs 1 too: it draws 1's graph)")
     args = parser.parse_args()
-    run = set(args.only or (1, 2, 3, 4))
+    run = set(args.only or (1, 2, 3, 4, 5))
     repeats = 1 if args.quick else 7
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load {load:.2f}; best of {repeats}\n")
@@ -237,6 +310,8 @@ def main() -> None:
         graphviz_side(repeats)
     if 4 in run:
         training_overhead(repeats)
+    if 5 in run:
+        lesson6_overhead(repeats)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ MulBackward0 and an AddBackward0; backward sends 1 along both edges out of AddBa
 AccumulateGrad runs once.
 """
 import gc
+import sys
 import tracemalloc
 import weakref
 
@@ -342,7 +343,19 @@ def test_an_event_is_an_immutable_named_tuple_whose_repr_leaves_out_arrays():
     assert shown.startswith(f"GradientFlowed(seq={flowed.seq}, source_id=") and "value" not in shown
 
 
-def test_only_the_step_events_wanted_are_prepared(monkeypatch):
+@pytest.fixture
+def no_pass_history():
+    """Without the widgets' pass history (on once a test imported the widgets): only this test's listener."""
+    history = sys.modules.get("autograd_tutor.viz.history")
+    listening = history is not None and history.HISTORY.listening
+    if listening:
+        history.HISTORY.stop()
+    yield
+    if listening:
+        history.HISTORY.start()
+
+
+def test_only_the_step_events_wanted_are_prepared(monkeypatch, no_pass_history):
     def fail(*args, **kwargs):
         raise AssertionError("a gradient copy was made for events nobody asked for")
 

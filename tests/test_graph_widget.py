@@ -15,6 +15,8 @@ import autograd_tutor as torch  # noqa: E402
 from autograd_tutor import events  # noqa: E402
 from autograd_tutor.viz import GraphModel, build_steps, replay_json, summary, tensors_in  # noqa: E402
 from autograd_tutor.viz.model import MAX_PASSES  # noqa: E402
+from autograd_tutor.viz.history import HISTORY  # noqa: E402
+from autograd_tutor.viz.model import STRUCTURE_KINDS  # noqa: E402
 from autograd_tutor.widgets import GraphWidget, show, watch  # noqa: E402
 from autograd_tutor.widgets import graph as graph_module  # noqa: E402
 
@@ -111,7 +113,7 @@ def test_repr_is_deterministic_text(widgets):
     widgets.append(g)
     text = repr(g)
     assert text.splitlines() == [
-        "GraphWidget: 4 nodes, 4 edges, 0 replay steps",
+        "GraphWidget: 4 nodes, 4 edges, 6 replay steps",  # the pass that ran before it was drawn
         "name          kind    operation       value  grad  saved",
         "a             leaf    AccumulateGrad  3      5",
         "b             leaf    AccumulateGrad  4      3",
@@ -162,9 +164,10 @@ def test_show_prints_outside_ipython_and_leaves_no_listener(capsys):
 def test_close_removes_the_subscriptions():
     before = len(events._subscribers)
     g = GraphWidget(namespace={})
-    assert len(events._subscribers) == before + len(events.KINDS)  # one per kind
+    assert len(events._subscribers) == before + len(STRUCTURE_KINDS)  # one per structure kind
+    assert g._on_pass in HISTORY._listeners  # the backward passes come from the history
     g.close()
-    assert len(events._subscribers) == before
+    assert len(events._subscribers) == before and g._on_pass not in HISTORY._listeners
 
 
 def test_updates_to_the_browser_are_batched(widgets, monkeypatch):
@@ -183,9 +186,9 @@ def test_updates_to_the_browser_are_batched(widgets, monkeypatch):
 
 
 def test_events_fed_as_they_come_give_the_drawing_of_events_applied_one_by_one(widgets):
-    """The widget applies each event as it arrives and formats values when the model is read: after a training
-    loop (budget spent, big gradients, a retained pass) it shows what a model fed one event at a time shows,
-    and the JSON it sends is that drawing."""
+    """The widget applies each event as it arrives and formats values when the model is read: until its budget
+    is spent it shows what a model fed one event at a time shows, and the JSON it sends is that drawing. Then it
+    stops listening to operations and counts the passes that follow (a training loop costs one check per pass)."""
     g = GraphWidget(namespace={}, max_nodes=30)
     widgets.append(g)
     with events.record() as trace:
@@ -199,9 +202,10 @@ def test_events_fed_as_they_come_give_the_drawing_of_events_applied_one_by_one(w
             with torch.no_grad():
                 w -= 0.1 * w.grad
                 b -= 0.1 * b.grad
-        (w * 2).backward()  # a last pass along one edge: the others no longer show a gradient
+        (w * 2).backward()  # past the budget too: counted
+    assert g.model.counting and len(g.model.visible) <= 31  # the budget, and a collapsed node
     # a record is an event (a named tuple) until it is made light, then a namespace
-    arrays = [v for records in g.model._passes for r in records
+    arrays = [v for records in g.model.passes for r in records
               for v in (r if isinstance(r, tuple) else vars(r).values())]
     assert not [a for v in arrays for a in (v if type(v) is tuple else (v,))
                 if isinstance(a, np.ndarray) and a.size > 64]  # kept passes hold no big arrays
@@ -209,16 +213,23 @@ def test_events_fed_as_they_come_give_the_drawing_of_events_applied_one_by_one(w
     g._namespace = namespace
     g.refresh()
     one = GraphModel(max_nodes=30)
-    for event in trace:
+    for k, event in enumerate(trace):
+        full = one.full
         one.apply(event)
+        if event.kind == "node_created" and full:  # the first operation past the budget: folded, then counting
+            break
+    taken = one.pass_count
+    one.grow = False  # what follows only updates what is drawn: the pass through the half-drawn step
+    for event in trace[k + 1:]:
+        one.apply(event)
+    later = [e for e in trace[k:] if e.kind == "backward_finished"]
     one.set_names(tensors_in(namespace))
-    assert g.graph == one.snapshot() and g.model.hidden == one.hidden > 0
+    assert one.pass_count == taken + 1  # the step being drawn when the budget ran out is taken, the rest counted
+    assert g.model.counted[0] == len(later) - 1 > 1 and g.model.counted[1] > 0
+    assert g.graph == dict(one.snapshot(), counted=g.model.counted)
     assert g.graph_json == json.dumps(g.graph, separators=(",", ":"))
-    assert g.replay == replay_json(one, build_steps(one)) and len(g.model.passes) == MAX_PASSES
+    assert g.replay == dict(replay_json(one, build_steps(one)), note="")
     assert [(e.src, e.dst, e.count) for e in g.model.edges] == [(e.src, e.dst, e.count) for e in one.edges]
-    assert [(n["label"], n["grad"]) for n in g.graph["nodes"] if n["kind"] == "leaf"] == [
-        ("w", summary(w.grad._data)), ("b", summary(b.grad._data))]
-    assert [e["grad"] for e in g.graph["edges"] if e["grad"]] == ["2"]  # only the last pass's gradient
 
 
 def test_save_draw_networkx(widgets, tmp_path):

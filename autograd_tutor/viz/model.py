@@ -28,20 +28,19 @@ constant. Layout positions come from :class:`~autograd_tutor.viz.layout.Layout` 
 """
 from __future__ import annotations
 
+import collections
 import itertools
 import json
 import operator
 from typing import Iterable, Mapping, Optional
 
-import numpy as np
-
-from ..events import KINDS
 from .format import Value
 from .layout import PORT, Layout, coordinates, path_d, route
 from .names import is_tensor, tensors_in
+from .passes import MAX_PASSES, PassRecording
 from .style import NODE_WIDTH, node_height
 
-__all__ = ["GraphModel", "VizNode", "VizEdge", "BACKWARD_KINDS", "STRUCTURE_KINDS"]
+__all__ = ["GraphModel", "VizNode", "VizEdge", "BACKWARD_KINDS", "STRUCTURE_KINDS", "MAX_PASSES"]
 
 #: The event kinds that change a graph's structure, and those of a backward pass.
 STRUCTURE_KINDS = ("tensor_created", "node_created")
@@ -58,9 +57,9 @@ _ABSENT = (None, "absent", None, None, False)  # the spec of an optional input l
 _NO_NUMBERS = itertools.repeat(None)  # an event without Python numbers among its inputs
 #: Nodes or edges whose JSON text is cached together (see GraphModel.snapshot_json).
 CHUNK = 64
-#: Backward passes kept for replay (the most recent ones).
-MAX_PASSES = 20
 _REP_LIMIT = 200_000  # folded ids remembered (older ones are forgotten)
+#: Collapsed nodes at most (one per layer they start in): past them, what is new folds into the last one.
+MAX_COLLAPSED = 24
 
 
 class VizNode:
@@ -125,7 +124,7 @@ class VizEdge:
         return f"VizEdge({self.src} -> {self.dst} [{self.position}])"
 
 
-class GraphModel:
+class GraphModel(PassRecording):
     """Nodes, edges and backward passes of one drawing (see the module docstring).
 
     ``max_nodes`` is the node budget: past it, a new node that repeats the shape of a visible one (same
@@ -157,6 +156,7 @@ class GraphModel:
         self._enriched: set = set()
         self._current: Optional[list] = None
         self._queue: list = []       # events of the current pass not applied yet (see handlers)
+        self._deferred = collections.deque()  # passes taken, not applied yet (see take_pass)
         self._json: dict = {}        # key -> cached node JSON; edge index -> cached edge JSON in _edge_json
         self._edge_cache: dict = {}  # edge index -> (placements seen, JSON)
         self._paths: dict = {}       # edge index -> (placements seen, path, label point): kept when its grad changes
@@ -166,6 +166,9 @@ class GraphModel:
         self._grads: dict = {}       # key -> new .grad array not yet turned into a Value
         self._synthetic = itertools.count(-1, -1)
         self.hidden = 0
+        self.note = ""               # said once: the leaves' .grad changed since this drawing's last pass
+        self.counting = False        # past the budget, a live drawing counts passes instead of growing
+        self.counted = [0, 0]        # backward passes, and the nodes they ran, counted that way
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -207,6 +210,11 @@ class GraphModel:
 
     def edges_from(self, key: int) -> list:
         return [e for e in self.edges if e.src == key]
+
+    @property
+    def full(self) -> bool:
+        """Whether the node budget is spent."""
+        return self.max_nodes is not None and len(self.visible) >= self.max_nodes
 
     @property
     def leaves(self) -> list:
@@ -284,6 +292,10 @@ class GraphModel:
                 self._by_sig.setdefault(self._signature(n.kind, n.op, tuple(self._visible_key(k) for k in n.inputs)),
                                         n.key)
         target = self._by_sig.get(self._signature(kind, op, reps))
+        if target is None:  # a chain of a new kind (300 `* c`, then 10,000 `tanh()`) folds into one node
+            target = next((r for r in reps if r in self._nodes and self._nodes[r].kind == "collapsed"), None)
+        if target is None and len(self._more) >= MAX_COLLAPSED:
+            target = self._more[max(self._more)]
         if target is None:
             if layer is None:
                 layer = 1 + max((self._nodes[r].layer for r in reps if r in self._nodes), default=-1)
@@ -380,11 +392,16 @@ class GraphModel:
         handlers.update(dict.fromkeys(_QUEUED, self._queue.append))
         return handlers
 
-    def settle(self) -> None:
-        """Apply the queued events; turn what the events left as arrays into :class:`Value`: the gradients on
-        edges and nodes."""
+    def settle(self, passes: bool = True) -> None:
+        """Apply the queued events and (unless ``passes=False``) the passes taken (:meth:`take_pass`); turn what
+        the events left as arrays into :class:`Value`: the gradients on edges and nodes."""
         if self._queue:
             self._drain()
+        while passes and self._deferred:
+            events = self._deferred.popleft().events
+            self._backward_started(events[0])
+            self._queue.extend(events[1:-1])
+            self._backward_ended(events[-1])
         last = {}
         for e in self._flows:
             src = self.key_of_node(e.source_id)
@@ -504,117 +521,6 @@ class GraphModel:
         self.version += len(order)
         for edge in edges:
             edge.count += 1
-
-    @property
-    def passes(self) -> list:
-        """The recorded backward passes (the last ``MAX_PASSES``), each a list of events whose arrays are
-        replaced by :class:`Value` heads (made so once, when first read)."""
-        passes = self._passes
-        for i, records in enumerate(passes):
-            if type(records) is list:
-                passes[i] = _LightPass(map(_light, records))
-        return passes
-
-    def key_of_node(self, node_id: Optional[int]) -> Optional[int]:
-        """The visible key for a graph node id (an AccumulateGrad id maps to its leaf)."""
-        key = self._acc.get(node_id, node_id)
-        node = self.node(key)
-        return node.key if node is not None else None
-
-    def edge_at(self, key: int, position: int) -> Optional[VizEdge]:
-        """The edge into input ``position`` of the visible node ``key`` (where a gradient leaves it)."""
-        return self._edge_at.get((key, position))
-
-    def key_of_grad(self, e) -> Optional[int]:
-        """The node whose ``.grad`` a GradAccumulated event changed: a leaf, or a non-leaf's op node."""
-        node = self._nodes.get(e.tensor_id)
-        if node is None:
-            node = self.node(self._acc.get(e.node_id, e.node_id))
-        return node.key if node is not None else None
-
-    def _backward_started(self, e) -> None:
-        if self._queue:
-            self._drain()
-        roots = [self.key_of_node(n) for n in e.root_node_ids]
-        # a pass that starts outside the drawing (y.sum().backward() under GraphWidget(y)) is kept if it reaches it
-        self._current = [e]
-        if not any(r is not None for r in roots):
-            return  # perhaps another graph's: the gradients on the edges stay until it writes its own
-        self._flows = []
-        for edge in self._flowing:  # a new pass: the gradients written on edges are the old pass's
-            edge.grad = None
-            self._edge_cache.pop(edge.index, None)
-            self.version += 1
-        self._flowing = []
-        for r in roots:
-            if r is not None and not self._nodes[r].root:
-                self._nodes[r].root = True
-                self._touch(r)
-
-    def _drain(self) -> None:
-        """Apply the queued events of the current pass, in order (outside a pass they mean nothing): record
-        each (made light if it carries a big array), mark saved tensors kept or freed, note the gradients
-        that flowed along edges and into ``.grad`` for :meth:`settle`."""
-        queue, current = self._queue, self._current
-        if current is None:
-            queue.clear()
-            return
-        retain = current[0].retain_graph
-        append, flows, ndarray = current.append, self._flows, np.ndarray
-        for e in queue:
-            kind = e.kind
-            if kind == "gradient_flowed":
-                v = e.value
-                append(e if type(v) is not ndarray or v.size <= 64 else _light(e))
-                flows.append(e)  # written on its edge by settle(), unless a new pass starts before
-            elif kind == "node_executed":
-                append(e if _all_small(e.grad_outputs + e.grad_inputs) else _light(e))
-                if retain:
-                    node = self.node(e.node_id)
-                    if node is not None and node.saved_state == "saved":
-                        node.saved_state = "kept"
-                        self._touch(node.key)
-            elif kind == "saved_tensors_freed":
-                append(e)
-                node = self.node(e.node_id)
-                if node is not None and node.saved_state != "freed":
-                    node.saved_state = "freed"
-                    self._touch(node.key)
-            elif kind == "grad_accumulated":
-                append(e if _all_small((e.before, e.after)) else _light(e))
-                key = self.key_of_grad(e)
-                if key is not None:
-                    self._grads[key] = e.after
-            else:  # hook_fired
-                append(e)
-        queue.clear()
-
-    def _backward_ended(self, e) -> None:
-        if self._queue:
-            self._drain()
-        current, self._current = self._current, None
-        if current is not None:
-            current.append(e)
-            if self._reached(current):  # else a pass of another graph
-                self._passes.append(current)
-                self.pass_count += 1
-                del self._passes[:-MAX_PASSES]
-                self.version += 1
-
-    def _reached(self, records: list) -> bool:
-        """Whether a backward pass started in the drawing, ran or failed at one of its nodes, or filled one of its
-        ``.grad``."""
-        for r in records:
-            kind = r.kind
-            if kind == "backward_started":
-                if any(self.key_of_node(n) is not None for n in r.root_node_ids):
-                    return True
-            elif kind in ("node_executed", "backward_failed"):
-                if self.key_of_node(r.node_id) is not None:
-                    return True
-            elif kind == "grad_accumulated" and self.key_of_grad(r) is not None:
-                return True
-        return False
 
     # ------------------------------------------------------------------ walking grad_fn
     def _key(self, obj, create: bool = True) -> Optional[int]:
@@ -762,7 +668,8 @@ class GraphModel:
         edges = [self._edge_json(e) for e in self.edges]
         width = max((n["x"] + n["w"] / 2 for n in nodes), default=0) + 24
         height = max((n["y"] + n["h"] / 2 for n in nodes), default=0) + 24
-        return {"nodes": nodes, "edges": edges, "hidden": self.hidden, "width": width, "height": height}
+        return {"nodes": nodes, "edges": edges, "hidden": self.hidden, "counted": list(self.counted), "width": width,
+                "height": height}
 
     def snapshot_json(self, snapshot: dict) -> str:
         """``json.dumps(snapshot)`` (compact) of what :meth:`snapshot` returned, encoding again only the runs of
@@ -845,42 +752,6 @@ def _in_input_order(names) -> tuple:
     if len(names) < 2:
         return tuple(names)
     return tuple(sorted(names, key=lambda n: _RANK.get(n, len(_RANK) - 1)))
-
-
-_ARRAYS = {"gradient_flowed": ("value",), "grad_accumulated": ("before", "after")}
-_ARRAY_TUPLES = {"node_executed": ("grad_outputs", "grad_inputs")}
-#: Where the arrays are among an event's fields, by kind (what :func:`_light` cuts).
-_ARRAYS_AT = {kind: tuple(cls._fields.index(f) for f in _ARRAYS.get(kind) or _ARRAY_TUPLES.get(kind, ()))
-              for kind, cls in KINDS.items()}
-
-
-class _LightPass(list):
-    """The records of a pass once made light (see :attr:`GraphModel.passes`)."""
-
-
-def _all_small(arrays: tuple) -> bool:
-    """True when none of an event's ``arrays`` is big enough to cut before its pass is kept (a NumPy scalar, what
-    an event carries for 0-dim data, never is)."""
-    for x in arrays:
-        if type(x) is np.ndarray and x.size > 64:
-            return False
-    return True
-
-
-def _light(e):
-    """The event (same type and fields) with its arrays replaced by :class:`Value` heads."""
-    at = _ARRAYS_AT[e.kind]
-    if not at:
-        return e
-    fields = list(e)
-    for i in at:
-        v = fields[i]
-        fields[i] = tuple([_value(x) for x in v]) if type(v) is tuple else _value(v)
-    return tuple.__new__(type(e), fields)
-
-
-def _value(x) -> Optional[Value]:
-    return x if x is None or type(x) is Value else Value.of(x)
 
 
 def _head(array):

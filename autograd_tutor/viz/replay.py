@@ -29,7 +29,12 @@ from typing import Optional
 from . import narrate
 from .format import Value, number
 
-__all__ = ["Step", "State", "build_steps", "state_at", "replay_json"]
+__all__ = ["Step", "State", "build_steps", "state_at", "replay_json", "MAX_STEPS"]
+
+#: Steps a drawing replays at most, unless its node budget is larger (the budget bounds the replay too): the
+#: newest passes that fit; a pass longer than this keeps its first and last steps, and one step in between does
+#: what the others did (see :func:`_summarised`).
+MAX_STEPS = 400
 
 
 @dataclass
@@ -63,14 +68,51 @@ class State:
     total: str = ""
 
 
-def build_steps(model) -> list:
-    """The replay steps of every backward pass the model recorded (see the module docstring)."""
-    steps: list = []
+def build_steps(model, limit: Optional[int] = None) -> list:
+    """The replay steps of the backward passes the model recorded (see the module docstring): the newest passes
+    whose steps fit in ``limit`` (default: the model's node budget, at least ``MAX_STEPS``; no limit for a model
+    without a budget), and at least the last one, summarised to ``limit`` steps when it is longer."""
+    if limit is None:
+        limit = max(model.max_nodes, MAX_STEPS) if model.max_nodes is not None else None
+    passes = model.passes
+    first = model.pass_count - len(passes) + 1
+    kept: list = []
     saved_now: dict = {}
-    first = model.pass_count - len(model.passes) + 1
-    for number, records in enumerate(model.passes, first):
+    for number, records in enumerate(passes, first):
+        steps: list = []
         _Pass(model, records, number, saved_now, steps).build()
-    return steps
+        kept.append(_summarised(steps, limit))
+    out: list = []
+    for steps in reversed(kept):
+        if out and limit is not None and len(out) + len(steps) > limit:
+            break
+        out[:0] = steps
+    return out
+
+
+def _summarised(steps: list, limit: int) -> list:
+    """``steps`` if there are at most ``limit``, else the first and last ``limit // 2 - 1`` with one step between
+    them that makes all the changes of the steps it stands for (so every state a learner sees is still true)."""
+    if limit is None or len(steps) <= limit:
+        return steps
+    keep = limit // 2 - 1
+    middle = steps[keep:-keep]
+    edges, grads, saved = {}, {}, {}
+    for step in middle:
+        if step.reset:
+            edges = {}
+        edges.update((e.index, (e, v)) for e, v in step.edges)
+        for key, before, after in step.grads:
+            grads[key] = (grads[key][0] if key in grads else before, after)
+        for key, before, after in step.saved:
+            saved[key] = (saved[key][0] if key in saved else before, after)
+    ran = sum(s.kind == "node" for s in middle)
+    text = (f"… {len(middle):,} steps are not shown one by one ({ran:,} nodes ran): this step makes their changes "
+            "at once, and the gradients they sent are written on the edges.")
+    summary = Step("summary", text, None, list(edges.values()), [],
+                   [(k, b, a) for k, (b, a) in grads.items()], [(k, b, a) for k, (b, a) in saved.items()],
+                   reset=any(s.reset for s in middle), number=middle[0].number)
+    return steps[:keep] + [summary] + steps[-keep:]
 
 
 class _Pass:
@@ -211,6 +253,13 @@ class _Pass:
         if key is not None and self.steps:
             self.steps[-1].saved.append((key, self.saved_now.get(key, "saved"), "freed"))
             self.saved_now[key] = "freed"
+
+    def events_dropped(self, r) -> None:
+        """The middle of a long pass was not kept (see :mod:`~autograd_tutor.viz.history`)."""
+        self.incoming.clear()  # what arrived before the gap is not what the nodes after it received
+        self.steps.append(Step("gap", f"… {r.count:,} events of this pass were not kept: the pass was too long to "
+                               "record in full. The steps after this one are the end of the pass.", None,
+                               number=self.number))
 
     def gradient_flowed(self, r) -> None:  # a flow not right after its node (not emitted by the engine)
         self.incoming.setdefault(self.model.key_of_node(r.target_id), []).append(r.value)

@@ -1,15 +1,19 @@
 """``GraphWidget``: the computation graph of your own code, live, with a backward replay in the browser.
 
 * ``GraphWidget()`` displayed in a cell grows as the following cells run (node by node);
-* ``GraphWidget(loss)`` or ``show(loss)`` draws the graph that produced a tensor, ours or PyTorch's;
+* ``GraphWidget(loss)`` or ``show(loss)`` draws the graph that produced a tensor, ours or PyTorch's, with the
+  replay of the last backward pass that ran through it, also when that pass ran before the drawing was made;
 * ``with watch() as g:`` records what a block of code builds.
 
 The class is thin: traits plus event subscriptions. The model, layout, narration and SVG live in
-:mod:`autograd_tutor.viz`; the drawing and the replay player are ``static/graph.js``. Each kind of event goes
-straight to the model's handler for it (the values events carry are formatted when the model is read); the
-front end is updated at the end of every notebook cell and, while a cell runs, after an operation or a
-backward pass when ``SYNC_INTERVAL`` seconds have passed (the interval grows when sending gets expensive, so
-syncing takes at most about 5% of the time), with only the nodes and edges that changed encoded again.
+:mod:`autograd_tutor.viz`; the drawing and the replay player are ``static/graph.js``. A growing drawing sends
+each structure event straight to the model's handler for it (the values events carry are formatted when the
+model is read), until its node budget is spent: then it stops listening to operations and counts the passes
+that follow. Backward passes come from :data:`~autograd_tutor.viz.history.HISTORY` (started when this module
+is imported), one call per pass; a drawing takes those that ran through its own nodes. The front end is updated
+at the end of every notebook cell and, while a cell runs, with the graph alone after an operation or a backward
+pass when ``SYNC_INTERVAL`` seconds have passed (the interval grows when sending gets expensive, so syncing
+takes at most about 5% of the time), with only the nodes and edges that changed encoded again.
 
 >>> import autograd_tutor as torch
 >>> a = torch.tensor(3., requires_grad=True); b = torch.tensor(4., requires_grad=True)
@@ -35,10 +39,11 @@ import anywidget
 import traitlets
 
 from .. import events
-from ..viz import (BACKWARD_KINDS, GraphModel, build_steps, html_table, replay_json, state_at, tensors_in,
+from ..viz import (STRUCTURE_KINDS, GraphModel, build_steps, html_table, replay_json, state_at, tensors_in,
                    text_table, to_networkx, to_svg)
 from ..viz import draw as _draw
 from ..viz import save as _save
+from ..viz.history import HISTORY
 from ..viz.names import caller_namespace, notebook_namespace
 from ._browser import is_int, is_number, take_from_browser
 
@@ -47,8 +52,12 @@ __all__ = ["GraphWidget", "show", "watch"]
 STATIC = Path(__file__).parent / "static"
 #: Shortest time between two updates sent to the browser while events arrive.
 SYNC_INTERVAL = 0.05
-#: The events after which the clock is checked.
-_CLOCKED = ("node_created", "backward_finished", "backward_failed")
+#: Shortest time between two updates that only change the counts of a drawing past its budget.
+COUNT_INTERVAL = 1.0
+#: The events after which the clock is checked (and the end of every backward pass).
+_CLOCKED = ("node_created",)
+
+HISTORY.start()  # the widgets are in use: keep the recent backward passes, so a drawing made later replays its own
 
 
 class GraphWidget(anywidget.AnyWidget):
@@ -72,19 +81,24 @@ class GraphWidget(anywidget.AnyWidget):
     def __init__(self, tensor=None, *, max_nodes: Optional[int] = 400, namespace: Optional[Mapping] = None,
                  live: bool = True, title: Optional[str] = None, _depth: int = 1) -> None:
         self._namespace = namespace if namespace is not None else caller_namespace(_depth + 1)
+        HISTORY.start()
         if tensor is None:
             self._model = GraphModel(max_nodes=max_nodes, grow=True)
-            kinds = None
-        else:
+        else:  # the graph as it is now, and the passes that already ran through it
             self._model = GraphModel.from_tensor(tensor, max_nodes=max_nodes, grow=False)
-            kinds = BACKWARD_KINDS
+            for record in tuple(HISTORY.passes):
+                self._model.take_pass(record)
         super().__init__(title=title or ("Computation graph" if tensor is None else "Graph of the tensor"))
         self._steps: list = []
         self.graph: dict = {"nodes": [], "edges": [], "hidden": 0, "width": 0, "height": 0}
         self.replay: dict = {"steps": [], "start": {"grads": [], "saved": []}}
-        self._synced = -1
+        self._synced = self._graph_synced = -1
+        self._counts_due = 0.0  # when new counts alone may be sent while a cell runs
+        self._counted = [0, 0]
         self._due = 0.0  # when events may trigger the next refresh
-        self._subscriptions = self._subscribe(kinds) if live else []
+        # a growing drawing listens to the operations; every live one takes the passes the history records
+        self._subscriptions = self._subscribe() if live and tensor is None else []
+        self._listening = HISTORY.listen(self._on_pass) if live else None
         self._shell = _register_cell_hook(self._on_cell_end) if live else None
         self.refresh()
 
@@ -100,43 +114,82 @@ class GraphWidget(anywidget.AnyWidget):
         self._model.settle()
         return self._model
 
-    def _subscribe(self, kinds) -> list:
-        """One subscription per kind, to the model's own handler (no call in between); the end of an operation
-        or of a backward pass also checks the clock."""
+    def _subscribe(self) -> list:
+        """One subscription per structure kind, to the model's own handler (no call in between); the end of an
+        operation also checks the clock."""
         subscriptions = []
         for kind, handler in self._model.handlers().items():
-            if kinds is None or kind in kinds:
+            if kind in STRUCTURE_KINDS:
                 if kind in _CLOCKED:
                     handler = self._clocked(handler)
                 subscriptions.append(events.subscribe(handler, (kind,)))
         return subscriptions
 
+    def _on_pass(self, record) -> None:
+        """A backward pass ended (told by the history): take it if it is this drawing's, then check the clock."""
+        self._model.take_pass(record)
+        if perf_counter() >= self._due:
+            self.refresh(replay=False)
+
     def _clocked(self, handler):
         def apply_then_check_the_clock(event) -> None:
+            full = self._model.full  # the first operation past the budget folds; from the next one on, count
             handler(event)
+            if full:
+                self._count_from_now()
             if perf_counter() >= self._due:
-                self.refresh()
+                self.refresh(replay=False)
         return apply_then_check_the_clock
+
+    def _count_from_now(self) -> None:
+        """The node budget is spent: stop listening to operations and count the backward passes instead (what a
+        training loop costs then is one check per pass, not a few calls per operation)."""
+        for subscription in self._subscriptions:
+            subscription.remove()
+        self._subscriptions = []
+        self._model.counting = True
 
     def _on_cell_end(self, *_) -> None:
         self.refresh()
 
-    def refresh(self) -> None:
-        """Look up variable names and send the current graph and replay to the browser (if anything changed)."""
-        model = self.model
+    def refresh(self, replay: bool = True) -> None:
+        """Look up variable names and send the current graph and replay to the browser (if anything changed).
+
+        While a cell runs, the clock sends the graph alone (``replay=False``): the passes taken are applied and
+        the replay is sent at the end of the cell, or by the next ``refresh()``."""
+        model = self._model
         start = perf_counter()
+        if not replay:
+            counts_only = model.version == self._graph_synced
+            if counts_only and start < self._counts_due:
+                return  # past the budget only the counts change: they are sent at most once a second
+            if not counts_only or model.counted != self._counted:
+                model.settle(passes=False)
+                self.graph = model.snapshot()
+                self.graph_json = model.snapshot_json(self.graph)
+                self._graph_synced, self._counted = model.version, list(model.counted)
+            end = perf_counter()
+            self._counts_due = end + COUNT_INTERVAL
+            self._due = end + max(SYNC_INTERVAL, 20 * (end - start))
+            return
+        model.settle()
         model.set_names(tensors_in(self._namespace))
         if model.version != self._synced:
             old = len(self._steps)
             self._steps = build_steps(model)
             self.graph = model.snapshot()
             self.replay = replay_json(model, self._steps)
+            self.replay["note"] = model.note
             with self.hold_sync():
                 self.graph_json = model.snapshot_json(self.graph)
                 self.replay_json = json.dumps(self.replay, separators=(",", ":"))
                 if len(self._steps) != old or self.step > len(self._steps):
                     self.step = len(self._steps)
-            self._synced = model.version
+            self._synced = self._graph_synced = model.version
+        elif model.counted != self._counted:  # past the budget only the counts changed: the replay is the same
+            self.graph = model.snapshot()
+            self.graph_json = model.snapshot_json(self.graph)
+        self._counted = list(model.counted)
         end = perf_counter()
         self._due = end + max(SYNC_INTERVAL, 20 * (end - start))  # syncing: at most ~5% of the time
 
@@ -145,6 +198,9 @@ class GraphWidget(anywidget.AnyWidget):
         for subscription in self._subscriptions:
             subscription.remove()
         self._subscriptions = []
+        if self._listening is not None:
+            HISTORY.unlisten(self._listening)
+            self._listening = None
         if self._shell is not None:
             _unregister_cell_hook(self._shell, self._on_cell_end)
             self._shell = None
@@ -197,7 +253,8 @@ class GraphWidget(anywidget.AnyWidget):
         m = self.model
         head = (f"GraphWidget: {len(m.visible)} nodes, {len(m.edges)} edges, {len(self._steps)} replay steps"
                 + (f", {m.hidden} collapsed" if m.hidden else ""))
-        return head + ("\n" + text_table(m, limit=12) if m.visible else "")
+        return (head + (f"\n{m.note}" if m.note else "")
+                + ("\n" + text_table(m, limit=12) if m.visible else ""))
 
     def _repr_mimebundle_(self, **kwargs):
         self.refresh()

@@ -39,6 +39,8 @@ from ._browser import Button
 __all__ = ["RetainGraphDemo"]
 
 CSS = (Path(__file__).parent / "static" / "retain_graph.css").read_text()
+#: Calls the history table shows (the last ones), so that the demo keeps one height however often it is clicked.
+SHOWN_CALLS = 3
 
 
 def _rich(text: str) -> str:
@@ -160,7 +162,12 @@ class RetainGraphDemo(w.VBox):
         rows = ['<tr><td class="agt-rg-num">0</td><td>start</td>'
                 + "".join(f'<td class="agt-rg-num">{escape(d.grads_at_start[t._id])}</td>' for t in d.leaves)
                 + "<td></td></tr>"]
-        for a in d.attempts:
+        shown = d.attempts[-SHOWN_CALLS:]
+        if len(d.attempts) > len(shown):  # a steady height: the start, then the last calls
+            earlier = len(d.attempts) - len(shown)
+            rows.append(f'<tr><td></td><td colspan="{len(names) + 2}">… {earlier} earlier '
+                        f'call{"s" if earlier > 1 else ""}</td></tr>')
+        for a in shown:
             if a.ok:
                 what = "; ".join([f"{node} freed {', '.join(s)}" for node, s in a.freed]
                                  + [f"{node} kept {', '.join(s)}" for node, s in a.kept]) or "ok"

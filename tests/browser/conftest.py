@@ -1,7 +1,8 @@
 """Real-browser fixtures: JupyterLab on 127.0.0.1 and Debian's chromium driven by Python playwright.
 
-* ``lab`` (session): a token-less JupyterLab from this virtualenv on a free local port, serving a temporary
-  copy of ``tests/browser/notebooks/``, with isolated settings, workspaces and runtime folders and no news or
+* ``lab`` (session): a token-less JupyterLab from this virtualenv on a free local port (it serves Notebook 7 as
+  well, at ``/notebooks/NAME.ipynb``, when ``notebook`` is installed), serving a temporary copy of
+  ``tests/browser/notebooks/``, with isolated settings, workspaces and runtime folders and no news or
   update checks (nothing reaches for the internet). Stopped at the end of the session.
 * ``chromium`` (session): ``/usr/bin/chromium`` launched by playwright (``playwright install`` is never used).
 * ``lab_page``: a fresh browser page; ``lab.run_all(page, "name.ipynb")`` opens a notebook, waits for an idle
@@ -48,8 +49,8 @@ def _free_port() -> int:
 class Lab:
     """A running JupyterLab: ``url``, ``root`` (its folder), and helpers to drive notebooks."""
 
-    def __init__(self, url: str, root: Path) -> None:
-        self.url, self.root = url, root
+    def __init__(self, url: str, root: Path, settings: Path) -> None:
+        self.url, self.root, self.settings = url, root, settings
 
     def run_all(self, page, name: str, timeout: float = 90_000) -> None:
         """Open ``name``, wait until the kernel is idle (else a kernel dialog blocks), then Run All Cells."""
@@ -82,6 +83,7 @@ def lab(tmp_path_factory):
         server = subprocess.Popen(
             [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--allow-root", "--ServerApp.ip=127.0.0.1",
              f"--ServerApp.port={port}", "--ServerApp.token=", "--ServerApp.password=",
+             "--ServerApp.disable_check_xsrf=True",  # the tests end kernels through the REST API
              f"--ServerApp.root_dir={root}", "--LabApp.news_url=None",
              "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
             env=env, stdout=log, stderr=subprocess.STDOUT, cwd=root)
@@ -96,7 +98,7 @@ def lab(tmp_path_factory):
                     if server.poll() is not None or time.monotonic() > deadline:
                         raise RuntimeError(f"JupyterLab did not start:\n{log_path.read_text()}")
                     time.sleep(0.3)
-            yield Lab(url, root)
+            yield Lab(url, root, settings)
         finally:
             server.terminate()
             try:

@@ -122,8 +122,8 @@ function legendMarkup() {
     item(`<line x1="1" y1="8" x2="27" y2="8" stroke="#9A9A9A" stroke-width="1.5" stroke-dasharray="4 3"/>`,
       "no gradient"),
     item(`<line x1="1" y1="8" x2="27" y2="8" stroke="#D55E00" stroke-width="2.5"/>`,
-      `<b style="color:#D55E00">gradient</b>&nbsp;flowing back`),
-    `<span>saved: self · <s style="color:#8A8A8A">freed</s> · <b style="color:#009E73">kept</b>&nbsp;` +
+      `<b style="color:#A33D00">gradient</b>&nbsp;flowing back`),
+    `<span>saved: self · <s style="color:#666666">freed</s> · <b style="color:#00785A">kept</b>&nbsp;` +
       `(retain_graph=True)</span>`,
   ].join("");
 }
@@ -135,7 +135,7 @@ function render({ model, el: host }) {
   const root = el("div", { class: "agt-root", tabindex: "0", role: "group",
     "aria-roledescription": "computation graph",
     "aria-label": "Computation graph. Left and right arrow keys step through the backward pass, " +
-      "Home and End jump, Space plays or pauses, plus and minus zoom, 0 fits." });
+      "Home and End jump, Space plays or pauses, plus and minus zoom, 0 fits, Escape gives the keys back." });
 
   // top bar: title, counts, zoom
   const top = el("div", { class: "agt-bar" });
@@ -187,12 +187,13 @@ function render({ model, el: host }) {
 
   const narration = el("p", { class: "agt-narration", "aria-live": "polite", "aria-atomic": "true" });
   const detail = el("p", { class: "agt-detail" });
+  const note = el("p", { class: "agt-note", role: "note" });
   const legend = el("div", { class: "agt-legend", "aria-hidden": "true" });
   legend.innerHTML = legendMarkup();
   const tableBox = el("details", { class: "agt-tablebox" });
   const tableWrap = el("div", { class: "agt-tablewrap" });
   tableBox.append(el("summary", {}, "Nodes as a table (text alternative)"), tableWrap);
-  root.append(top, stage, player, narration, detail, legend, tableBox);
+  root.append(top, stage, player, narration, detail, note, legend, tableBox);
   host.append(root);
 
   // ------------------------------------------------------------ state of the view
@@ -371,8 +372,11 @@ function render({ model, el: host }) {
     empty.style.display = nodes.length ? "none" : "flex";
     const counts = {};
     for (const n of nodes) counts[n.kind] = (counts[n.kind] || 0) + 1;
+    const counted = g.counted || [0, 0];
     info.textContent = `${nodes.length} nodes, ${edges.length} edges` +
-      (graph.hidden ? `, ${graph.hidden} repeated nodes collapsed` : "");
+      (graph.hidden ? `, ${graph.hidden} repeated nodes collapsed` : "") +
+      (counted[0] ? `; node budget spent: ${counted[0]} more backward passes (${counted[1]} nodes) counted, ` +
+        "not drawn" : "");
     svgTitle.textContent = `Computation graph: ${nodes.length} nodes (` +
       Object.entries(counts).map(([k, c]) => `${c} ${KIND_NAMES[k]}`).join(", ") + `), ${edges.length} edges`;
     buildTable();
@@ -547,8 +551,22 @@ function render({ model, el: host }) {
   zoomIn.addEventListener("click", () => zoom(1.25));
   zoomOut.addEventListener("click", () => zoom(0.8));
   zoomFit.addEventListener("click", fitView);
-  root.addEventListener("keydown", (ev) => {
+  // The widget keeps the keys while it has focus: Notebook 7 and JupyterLab would otherwise take the arrows
+  // (next cell) and letters (cell commands). Notebook 7 listens on the document in the capture phase, before
+  // any element sees the key, so the widget listens on the window, earlier still, for keys aimed inside it.
+  // Escape gives them back: the focus returns to the notebook.
+  function onKey(ev) {
+    if (!(ev.target instanceof Node) || !root.contains(ev.target)) return;
     const tag = ev.target.tagName;
+    if (ev.key === "Escape") {
+      pause(); ev.stopPropagation(); ev.preventDefault();
+      const notebook = root.closest(".jp-Notebook");
+      if (notebook) notebook.focus(); else root.blur();
+      return;
+    }
+    // the notebook's own shortcuts with a modifier (save, run the cell) still work
+    if (ev.ctrlKey || ev.metaKey || ev.altKey || (ev.shiftKey && ev.key === "Enter")) return;
+    ev.stopPropagation();
     if (tag === "INPUT" || tag === "SELECT") return;  // the slider and the speed menu keep their own keys
     let handled = true;
     switch (ev.key) {
@@ -562,13 +580,15 @@ function render({ model, el: host }) {
       case "0": fitView(); break;
       default: handled = false;
     }
-    if (handled) { ev.preventDefault(); ev.stopPropagation(); }
-  });
+    if (handled) ev.preventDefault();
+  }
+  window.addEventListener("keydown", onKey, true);
 
   // ------------------------------------------------------------ traits
   function loadReplay() {
     const r = JSON.parse(model.get("replay_json") || "{}");
     replay = r.steps ? r : { steps: [], start: { grads: [], saved: [] } };
+    note.textContent = r.note || "";
     position = Math.min(model.get("step") || 0, replay.steps.length);
     st = stateAt(replay, position);
   }
@@ -587,6 +607,7 @@ function render({ model, el: host }) {
 
   return () => {
     pause();
+    window.removeEventListener("keydown", onKey, true);
     model.off("change:graph_json", onGraph);
     model.off("change:replay_json", onReplay);
     model.off("change:step", onStep);

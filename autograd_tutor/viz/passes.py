@@ -1,0 +1,204 @@
+"""The backward passes of one drawing: which passes are its own, and what they leave on it.
+
+:class:`PassRecording` is the half of :class:`~autograd_tutor.viz.model.GraphModel` that takes backward passes
+(the other half builds the graph): the events of a pass arrive one by one while it runs (a live drawing, or
+:meth:`GraphModel.apply_all <autograd_tutor.viz.model.GraphModel.apply_all>` on a trace) or all at once from the
+recent-pass history (:meth:`PassRecording.take_pass`, a drawing made after ``backward()``). A pass is the
+drawing's own when it started at, ran or failed at one of its graph nodes; it is kept (the last ``MAX_PASSES``),
+made light (its big arrays cut to :class:`~autograd_tutor.viz.format.Value` heads) when first read, and it marks
+the saved tensors kept or freed and writes its gradients on the edges. :mod:`~autograd_tutor.viz.replay` turns the
+kept passes into steps.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import numpy as np
+
+from ..events import KINDS
+from .format import Value
+
+__all__ = ["PassRecording", "MAX_PASSES"]
+
+#: Backward passes kept for replay (the most recent ones).
+MAX_PASSES = 8
+
+
+class PassRecording:
+    """The backward-pass methods of :class:`~autograd_tutor.viz.model.GraphModel` (they use its nodes, edges and
+    state; see the module docstring)."""
+
+    @property
+    def passes(self) -> list:
+        """The recorded backward passes (the last ``MAX_PASSES``), each a list of events whose arrays are
+        replaced by :class:`Value` heads (made so once, when first read)."""
+        passes = self._passes
+        for i, records in enumerate(passes):
+            if type(records) is list:
+                passes[i] = _LightPass(map(_light, records))
+        return passes
+
+    def key_of_node(self, node_id: Optional[int]) -> Optional[int]:
+        """The visible key for a graph node id (an AccumulateGrad id maps to its leaf)."""
+        key = self._acc.get(node_id, node_id)
+        node = self.node(key)
+        return node.key if node is not None else None
+
+    def edge_at(self, key: int, position: int) -> Optional[VizEdge]:
+        """The edge into input ``position`` of the visible node ``key`` (where a gradient leaves it)."""
+        return self._edge_at.get((key, position))
+
+    def key_of_grad(self, e) -> Optional[int]:
+        """The node whose ``.grad`` a GradAccumulated event changed: a leaf, or a non-leaf's op node."""
+        node = self._nodes.get(e.tensor_id)
+        if node is None:
+            node = self.node(self._acc.get(e.node_id, e.node_id))
+        return node.key if node is not None else None
+
+    def _backward_started(self, e) -> None:
+        if self._queue:
+            self._drain()
+        roots = [self.key_of_node(n) for n in e.root_node_ids]
+        # a pass that starts outside the drawing (y.sum().backward() under GraphWidget(y)) is kept if it reaches it
+        self._current = [e]
+        if not any(r is not None for r in roots):
+            return  # perhaps another graph's: the gradients on the edges stay until it writes its own
+        self._flows = []
+        for edge in self._flowing:  # a new pass: the gradients written on edges are the old pass's
+            edge.grad = None
+            self._edge_cache.pop(edge.index, None)
+            self.version += 1
+        self._flowing = []
+        for r in roots:
+            if r is not None and not self._nodes[r].root:
+                self._nodes[r].root = True
+                self._touch(r)
+
+    def _drain(self) -> None:
+        """Apply the queued events of the current pass, in order (outside a pass they mean nothing): record
+        each (made light if it carries a big array), mark saved tensors kept or freed, note the gradients
+        that flowed along edges and into ``.grad`` for :meth:`settle`."""
+        queue, current = self._queue, self._current
+        if current is None:
+            queue.clear()
+            return
+        retain = current[0].retain_graph
+        append, flows, ndarray = current.append, self._flows, np.ndarray
+        for e in queue:
+            kind = e.kind
+            if kind == "gradient_flowed":
+                v = e.value
+                append(e if type(v) is not ndarray or v.size <= 64 else _light(e))
+                flows.append(e)  # written on its edge by settle(), unless a new pass starts before
+            elif kind == "node_executed":
+                append(e if _all_small(e.grad_outputs + e.grad_inputs) else _light(e))
+                if retain:
+                    node = self.node(e.node_id)
+                    if node is not None and node.saved_state == "saved":
+                        node.saved_state = "kept"
+                        self._touch(node.key)
+            elif kind == "saved_tensors_freed":
+                append(e)
+                node = self.node(e.node_id)
+                if node is not None and node.saved_state != "freed":
+                    node.saved_state = "freed"
+                    self._touch(node.key)
+            elif kind == "grad_accumulated":
+                append(e if _all_small((e.before, e.after)) else _light(e))
+                key = self.key_of_grad(e)
+                if key is not None:
+                    self._grads[key] = e.after
+            else:  # hook_fired
+                append(e)
+        queue.clear()
+
+    def _backward_ended(self, e) -> None:
+        if self._queue:
+            self._drain()
+        current, self._current = self._current, None
+        if current is not None:
+            current.append(e)
+            if self._reached(current):  # else a pass of another graph
+                self._passes.append(current)
+                self.pass_count += 1
+                del self._passes[:-MAX_PASSES]
+                self.version += 1
+
+    def _reached(self, records: list) -> bool:
+        """Whether a backward pass is this drawing's: it started in the drawing, or ran or failed at one of its
+        graph nodes. Filling a leaf's ``.grad`` is not enough (the next step of a training loop builds a new graph
+        that shares only the parameters), unless the drawing is leaves only."""
+        ops = any(n.kind != "leaf" and n.kind != "constant" for n in self.visible)
+        for r in records:
+            kind = r.kind
+            if kind == "backward_started":
+                if any(self.key_of_node(n) is not None for n in r.root_node_ids):
+                    return True
+            elif kind in ("node_executed", "backward_failed"):
+                if r.node_id in self._nodes or r.node_id in self._rep:
+                    return True
+            elif kind == "grad_accumulated" and not ops and self.key_of_grad(r) is not None:
+                return True
+        return False
+
+    def take_pass(self, record) -> bool:
+        """Take a recorded pass (:class:`~autograd_tutor.viz.history.PassRecord`) if it is this drawing's (see
+        :meth:`_reached`), as if its events had just arrived; returns whether it was taken. A pass of another graph
+        that changed the ``.grad`` of this drawing's leaves after its own pass sets :attr:`note`, once."""
+        nodes, rep = self._nodes, self._rep
+        if record.ran_through(nodes, rep) or record.filled(nodes) and self._reached(record.events):
+            # applied when the model is next read (settle): a training loop costs one check per pass, and only
+            # the passes still kept then are ever applied (the state they leave is the same)
+            if len(self._deferred) == MAX_PASSES:
+                self._deferred.popleft()
+                self.pass_count += 1
+            self._deferred.append(record)
+            self.note = ""
+            self.version += 1
+            return True
+        if self.counting:  # (not a change of version: only the counts in the snapshot change)
+            self.counted[0] += 1
+            self.counted[1] += record.ran
+            return False
+        if (self._passes or self._deferred) and not self.note and record.filled(nodes):
+            self.note = ("The leaves' .grad changed since: a later backward pass of another graph that shares only "
+                         "the leaves (a training step, say) accumulated into them. The replay shows this drawing's "
+                         "own pass.")
+            self.version += 1
+        return False
+
+
+_ARRAYS = {"gradient_flowed": ("value",), "grad_accumulated": ("before", "after")}
+_ARRAY_TUPLES = {"node_executed": ("grad_outputs", "grad_inputs")}
+#: Where the arrays are among an event's fields, by kind (what :func:`_light` cuts).
+_ARRAYS_AT = {kind: tuple(cls._fields.index(f) for f in _ARRAYS.get(kind) or _ARRAY_TUPLES.get(kind, ()))
+              for kind, cls in KINDS.items()}
+
+
+class _LightPass(list):
+    """The records of a pass once made light (see :attr:`GraphModel.passes`)."""
+
+
+def _all_small(arrays: tuple) -> bool:
+    """True when none of an event's ``arrays`` is big enough to cut before its pass is kept (a NumPy scalar, what
+    an event carries for 0-dim data, never is)."""
+    for x in arrays:
+        if type(x) is np.ndarray and x.size > 64:
+            return False
+    return True
+
+
+def _light(e):
+    """The event (same type and fields) with its arrays replaced by :class:`Value` heads."""
+    at = _ARRAYS_AT.get(e.kind)
+    if not at:
+        return e
+    fields = list(e)
+    for i in at:
+        v = fields[i]
+        fields[i] = tuple([_value(x) for x in v]) if type(v) is tuple else _value(v)
+    return tuple.__new__(type(e), fields)
+
+
+def _value(x) -> Optional[Value]:
+    return x if x is None or type(x) is Value else Value.of(x)

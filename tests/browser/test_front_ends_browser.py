@@ -1,0 +1,177 @@
+"""Lessons 1, 3, 5 and 6 in JupyterLab 4 and in Notebook 7, light and dark: every drawing made after
+``backward()`` replays its pass, stepped by keyboard; the widget keeps the arrow keys while it has focus (Notebook 7
+moves to the next cell on ArrowRight otherwise) and Escape gives them back; axe-core (vendored, a test asset) finds
+no serious or critical violation, text contrast included, in the widgets. Screenshots: ``tests/browser/artifacts/``.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from conftest import ARTIFACTS
+
+LESSONS = Path(__file__).parents[2] / "notebooks"
+AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
+WIDGETS = ".agt-root, .agt-quiz, .agt-rg"
+THEMES = {"light": "JupyterLab Light", "dark": "JupyterLab Dark"}
+
+#: lesson -> texts the end of its replays must say (the passes its text describes)
+EXPECTED = {
+    "01_computation_graph.ipynb": ["v.grad"],
+    "03_backward_and_chain_rule.ipynb": ["a.grad = 5, b.grad = 3", "b.grad = 14, w.grad = 28, x.grad = 42",
+                                         "x.grad = 60"],
+    "05_hooks_and_events.ipynb": ["w.grad", "p.grad"],
+    "06_training_a_tiny_network.ipynb": ["is done"],
+}
+
+
+def _set_theme(lab, theme: str) -> None:
+    """Both front ends read JupyterLab's settings folder: write the theme there before the page loads."""
+    settings = Path(lab.settings) / "@jupyterlab" / "apputils-extension" / "themes.jupyterlab-settings"
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    settings.write_text(json.dumps({"theme": THEMES[theme]}))
+
+
+def _idle(lab, name: str, timeout: float = 90.0) -> None:
+    """Wait until the notebook's kernel is idle (asked of the server: both front ends share it)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with urllib.request.urlopen(f"{lab.url}/api/sessions", timeout=5) as r:
+            sessions = json.load(r)
+        if any(s["path"].endswith(name) and s["kernel"]["execution_state"] == "idle" for s in sessions):
+            return
+        time.sleep(0.5)
+    raise AssertionError(f"the kernel of {name} never became idle")
+
+
+def _fresh_kernel(lab, name: str) -> None:
+    """Shut down the notebook's kernel left by an earlier test, so that each front end runs the lesson afresh."""
+    with urllib.request.urlopen(f"{lab.url}/api/sessions", timeout=5) as r:
+        sessions = json.load(r)
+    for s in sessions:
+        if s["path"].endswith(name):
+            request = urllib.request.Request(f"{lab.url}/api/sessions/{s['id']}", method="DELETE")
+            urllib.request.urlopen(request, timeout=10).close()
+
+
+def _run_all(lab, page, name: str, front: str) -> None:
+    _fresh_kernel(lab, name)
+    url = f"{lab.url}/lab/tree/{name}?reset" if front == "lab" else f"{lab.url}/notebooks/{name}"
+    page.goto(url)
+    page.locator(".jp-Notebook").first.wait_for(timeout=60_000)
+    _idle(lab, name)
+    time.sleep(1.0)  # the front end learns the kernel is idle a moment after the server does
+    page.locator(".jp-Notebook").first.click()
+    page.get_by_role("menuitem", name="Run", exact=True).click()
+    page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+    code_cells = sum(c["cell_type"] == "code" for c in json.loads((lab.root / name).read_text())["cells"])
+    page.wait_for_function(
+        """n => { const p = [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')].map(e => e.textContent);
+                  return p.length === n && p.every(t => /\\[\\d+\\]/.test(t)); }""", arg=code_cells,
+        timeout=180_000)
+
+
+def _position(root, timeout: float = 20.0) -> str:
+    """The player's "step k / n", once drawn (a view scrolled back into a windowed notebook is drawn again)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        text = root.locator(".agt-pos").inner_text()
+        if "/" in text or time.monotonic() > deadline:
+            return text
+        time.sleep(0.2)
+
+
+def _replays(page) -> list:
+    """The drawings with a replay: (root locator, number of steps)."""
+    out = []
+    roots = page.locator(".agt-root")
+    for i in range(roots.count()):
+        roots.nth(i).scroll_into_view_if_needed()
+        total = int(_position(roots.nth(i)).split("/")[1])
+        if total:
+            out.append((roots.nth(i), total))
+    return out
+
+
+def _axe(page) -> list:
+    page.add_script_tag(path=str(AXE))
+    return page.evaluate(
+        """async (selector) => {
+             const include = [...document.querySelectorAll(selector)];
+             const result = await axe.run({ include }, { runOnly: ['wcag2a', 'wcag2aa'] });
+             return result.violations.map(v => ({ id: v.id, impact: v.impact, help: v.help,
+               nodes: v.nodes.slice(0, 3).map(n => n.target.join(' ') + ': ' + n.failureSummary) }));
+           }""", WIDGETS)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("front", ["lab", "notebook"])
+@pytest.mark.parametrize("lesson", list(EXPECTED))
+def test_lesson_replays_by_keyboard_in_every_front_end(lab, lab_page, lesson, front, theme):
+    page = lab_page
+    ARTIFACTS.mkdir(exist_ok=True)
+    shutil.copy(LESSONS / lesson, lab.root / lesson)
+    _set_theme(lab, theme)
+    _run_all(lab, page, lesson, front)
+    page.wait_for_function("document.querySelectorAll('.agt-root .agt-node').length > 0")
+    dark = page.evaluate("document.body.dataset.jpThemeLight") == "false"
+    assert dark == (theme == "dark")
+    replays = _replays(page)
+    assert replays, "no drawing of this lesson has a backward pass to replay"
+    endings = []
+    for k, (root, total) in enumerate(replays):
+        root.scroll_into_view_if_needed()
+        root.focus()
+        page.keyboard.press("Home")
+        assert _position(root) == f"step 0 / {total}"
+        page.keyboard.press("ArrowRight")
+        assert root.locator(".agt-narration").inner_text().startswith("Backward pass")
+        page.keyboard.press("ArrowRight")
+        assert root.locator(".agt-pos").inner_text() == f"step {min(2, total)} / {total}"
+        assert page.evaluate("el => el.contains(document.activeElement)", root.element_handle())  # kept the keys
+        page.keyboard.press("End")
+        endings.append(root.locator(".agt-narration").inner_text())
+        if k == 0:
+            root.screenshot(path=str(ARTIFACTS / f"front-{front}-{theme}-{lesson[:2]}-replay.png"))
+            page.keyboard.press("Escape")  # gives the keys back: the focus leaves the widget
+            assert not page.evaluate("el => el.contains(document.activeElement)", root.element_handle())
+            page.keyboard.press("ArrowLeft")
+            assert root.locator(".agt-pos").inner_text() == f"step {total} / {total}"
+    for text in EXPECTED[lesson]:
+        assert any(text in e for e in endings), (text, endings)
+    page.screenshot(path=str(ARTIFACTS / f"front-{front}-{theme}-{lesson[:2]}-page.png"))
+    quiz = page.locator(".agt-quiz")
+    if quiz.count():  # its score badge, in this theme
+        quiz.first.scroll_into_view_if_needed()
+        quiz.first.screenshot(path=str(ARTIFACTS / f"front-{front}-{theme}-{lesson[:2]}-quiz.png"))
+    violations = [v for v in _axe(page) if v["impact"] in ("serious", "critical")]
+    assert violations == [], json.dumps(violations, indent=1)
+
+
+def test_retain_graph_demo_keeps_its_height(lab, lab_page):
+    """RetainGraphDemo keeps one height from its first state to an error and a fix (it grew 460 -> 690 px)."""
+    page = lab_page
+    nb = {"cells": [{"cell_type": "code", "execution_count": None, "id": "c0", "metadata": {}, "outputs": [],
+                     "source": "from autograd_tutor.widgets import RetainGraphDemo\nRetainGraphDemo()"}],
+          "metadata": {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python",
+                                      "name": "python3"}}, "nbformat": 4, "nbformat_minor": 5}
+    (lab.root / "steady.ipynb").write_text(json.dumps(nb))
+    _set_theme(lab, "light")
+    _run_all(lab, page, "steady.ipynb", "lab")
+    widget = page.locator(".agt-rg").first
+    widget.wait_for()
+    heights = [widget.bounding_box()["height"]]
+    backward = widget.get_by_role("button", name="y.backward()", exact=True)
+    for _ in range(5):  # ok, error, error, ... : the history grows, the status changes
+        backward.click()
+        page.wait_for_timeout(400)
+        heights.append(widget.bounding_box()["height"])
+    widget.get_by_role("button", name="reset()", exact=True).click()
+    page.wait_for_timeout(400)
+    heights.append(widget.bounding_box()["height"])
+    print("\nRetainGraphDemo heights:", heights)
+    assert max(heights) - min(heights) <= 4, heights
