@@ -41,7 +41,8 @@ with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
         exec(compile(cell, "<side_by_side cell>", "exec"), {"__name__": "__main__", **shared})
     except Exception as error:
         print(traceback.format_exception_only(type(error), error)[-1], end="")
-sys.stdout.buffer.write(pickle.dumps((str(torch.__version__), out.getvalue())))  # a str: unpickling must not import torch
+# str(): torch's version object would make the kernel import torch to unpickle it
+sys.stdout.buffer.write(pickle.dumps((str(torch.__version__), out.getvalue())))
 """
 
 
@@ -133,6 +134,9 @@ def side_by_side(cell: str, shared: dict | None = None, python: str | None = Non
         done = subprocess.run([python, "-c", _RUNNER], input=payload, capture_output=True, timeout=timeout)
     except FileNotFoundError:
         return SideBySide(ours, None, note=f"No Python at {python}: only autograd_tutor's output is shown.")
+    except OSError as error:          # e.g. in JupyterLite, where no process can be started
+        return SideBySide(ours, None, note=f"No separate process can be started here ({error.strerror}): only "
+                                           "autograd_tutor's output is shown.")
     except subprocess.TimeoutExpired:
         return SideBySide(ours, None, note=f"The torch run took longer than {timeout:g} s and was stopped.")
     if done.returncode == 3:

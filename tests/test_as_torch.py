@@ -89,7 +89,8 @@ def test_the_notebook_line_shows_its_note_and_the_kernel_never_imports_torch():
     nb.cells.append(nbformat.v4.new_code_cell(
         "import sys\nprint(sys.modules['torch'].__name__, [name for name, module in sys.modules.items() "
         "if 'site-packages/torch' in (getattr(module, '__file__', None) or '')])"))
-    nbclient.NotebookClient(nb, kernel_name="python3", timeout=120, resources={"metadata": {"path": str(ROOT)}}).execute()
+    client = nbclient.NotebookClient(nb, kernel_name="python3", timeout=120, resources={"metadata": {"path": str(ROOT)}})
+    client.execute()
     first = next(c for c in nb.cells if c.cell_type == "code")
     assert [o["text"] for o in first.outputs] == [
         "import torch now gives autograd_tutor 0.1.0 (a NumPy engine that records its graph) in this kernel; "

@@ -64,6 +64,13 @@ def test_where_torch_is_absent_one_line_says_so(tmp_path):
                             "autograd_tutor's output is shown (pip install torch to compare side by side).")
 
 
+def test_where_no_process_can_start_one_line_says_so(tmp_path):
+    result = side_by_side("print(1)", python=str(tmp_path))      # a folder: the OS refuses to run it
+    assert result.ours == "1\n" and result.theirs is None
+    assert result.note == ("No separate process can be started here (Permission denied): only autograd_tutor's "
+                           "output is shown.")
+
+
 def test_an_autograd_tutor_tensor_cannot_be_shared():
     with pytest.raises(TypeError, match=r"'w' is an autograd_tutor Tensor.*w.detach\(\).numpy\(\)"):
         side_by_side("print(w)", {"w": tensor([1.0])})
@@ -71,7 +78,8 @@ def test_an_autograd_tutor_tensor_cannot_be_shared():
 
 def test_rows_pad_the_shorter_output():
     result = SideBySide("a\nb\n", "a\n", torch_version="2.13.0")
-    assert result.rows() == [(True, "a", "a"), (False, "b", "")] and result.summary() == "1 of 2 lines differ (marked ≠)"
+    assert result.rows() == [(True, "a", "a"), (False, "b", "")]
+    assert result.summary() == "1 of 2 lines differ (marked ≠)"
 
 
 def test_no_lesson_imports_torch_into_its_kernel():
