@@ -114,7 +114,7 @@ class SideBySide:
         if self.theirs is None:
             return pre.format(html.escape(self.ours)) + f"<p><em>{html.escape(self.note)}</em></p>"
         cells = "".join(
-            f"<tr{'' if same else ' class=differs style=background:#fde0c8'}><td>{'' if same else '≠'}</td>"
+            f"<tr{'' if same else ' class=differs style=background:#fde0c8;color:#222'}><td>{'' if same else '≠'}</td>"
             f"<td>{pre.format(html.escape(a))}</td><td>{pre.format(html.escape(b))}</td></tr>"
             for same, a, b in self.rows())
         return (f"<table class='side-by-side'><thead><tr><th></th><th>autograd_tutor (this kernel)</th>"
