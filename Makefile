@@ -6,8 +6,12 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The JupyterLite build gets its own environment: its kernel extension, installed next to JupyterLab, breaks
+# every JupyterLab page ("Shared module @jupyterlite/services doesn't exist").
+LITE := .venv-lite
+LITE_STAMP := $(LITE)/.installed
 
-.PHONY: lab test bench clean chromium
+.PHONY: lab test bench clean chromium lite
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -16,6 +20,13 @@ $(STAMP): pyproject.toml
 	# The reference implementation for the conformance tests: a CPU wheel that is on disk here.
 	$(BIN)/python -m pip install -q torch==2.13.0
 	touch $(STAMP)
+
+$(LITE_STAMP): tests/jupyterlite-requirements.txt
+	test -x $(LITE)/bin/python || $(PYTHON) -m venv $(LITE)
+	$(LITE)/bin/python -m pip install -q -r tests/jupyterlite-requirements.txt
+	touch $(LITE_STAMP)
+
+lite: $(LITE_STAMP)
 
 # JupyterLab refuses to run as root unless told (containers, CI machines): say so only when we are root.
 lab: $(STAMP)
@@ -29,7 +40,7 @@ chromium:
 # The whole suite (tests/suite.sh): unit, property, conformance and browser tests with the docstring examples;
 # the conformance suites again under torch's other CPU kernel settings; every lesson under nbval-lax; the golden
 # notebooks under strict nbval. Every step runs even when one fails; the failed ones are listed at the end.
-test: $(STAMP) chromium
+test: $(STAMP) $(LITE_STAMP) chromium
 	PYTHON=$(BIN)/python bash tests/suite.sh
 
 bench: $(STAMP)
@@ -38,4 +49,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/hostile_input.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) $(LITE) build *.egg-info

@@ -60,3 +60,13 @@ def test_quiz_magic_shows_a_bank_and_lists_banks(shell, capsys):
     missing = shell.run_cell("%autograd_quiz no_such_bank")
     assert isinstance(missing.error_in_exec, FileNotFoundError)
     assert "lesson1" in str(missing.error_in_exec)
+
+
+def test_side_by_side_magic_reads_the_named_variables(shell):
+    from autograd_tutor.side_by_side import SideBySide
+    shell.user_ns["k"] = 3
+    result = shell.run_cell("%%side_by_side k --python /nonexistent/python\nprint(k * 2)")
+    assert isinstance(result.result, SideBySide) and result.result.ours == "6\n"
+    assert result.result.note == "No Python at /nonexistent/python: only autograd_tutor's output is shown."
+    failed = shell.run_cell("%%side_by_side nothing_here\nprint(1)")
+    assert isinstance(failed.error_in_exec, NameError) and "'nothing_here' is not defined" in str(failed.error_in_exec)
