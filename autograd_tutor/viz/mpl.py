@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .layout import bezier_points
+from .layered import bezier_points
 from .names import caller_namespace
 from .style import PALETTE
 
