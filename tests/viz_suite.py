@@ -195,23 +195,27 @@ def _boxes_overlap(a, b) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-def crossings(lines: list, ends: list, boxes: list) -> int:
-    """Pairs of edges whose polylines cross, not counting where they meet at a shared end box."""
-    count = 0
-    for i in range(len(lines)):
-        for j in range(i + 1, len(lines)):
-            shared = [boxes[k] for k in set(ends[i]) & set(ends[j])]
-            found = False
-            a, b = lines[i], lines[j]
-            for p, q in zip(a, a[1:]):
-                for r, s in zip(b, b[1:]):
-                    if _segments_cross(p, q, r, s) and not any(_inside(p, _grow(bx, 3), 0) for bx in shared):
-                        found = True
-                        break
-                if found:
-                    break
-            count += found
-    return count
+def crossings(lines: list, ends: list, boxes: list, cell: float = 48) -> int:
+    """Pairs of edges whose polylines cross, not counting where they meet at a shared end box (segments are
+    bucketed in a grid, so only neighbours are compared)."""
+    grid = {}
+    for i, line in enumerate(lines):
+        for p, q in zip(line, line[1:]):
+            for gx in range(int(min(p[0], q[0]) // cell), int(max(p[0], q[0]) // cell) + 1):
+                for gy in range(int(min(p[1], q[1]) // cell), int(max(p[1], q[1]) // cell) + 1):
+                    grid.setdefault((gx, gy), []).append((i, p, q))
+    found = set()
+    for segs in grid.values():
+        for x in range(len(segs)):
+            i, p, q = segs[x]
+            for y in range(x + 1, len(segs)):
+                j, r, s = segs[y]
+                if i == j or (min(i, j), max(i, j)) in found or not _segments_cross(p, q, r, s):
+                    continue
+                shared = [boxes[k] for k in set(ends[i]) & set(ends[j])]
+                if not any(_inside(p, _grow(bx, 3), 0) for bx in shared):
+                    found.add((min(i, j), max(i, j)))
+    return len(found)
 
 
 def _grow(box, d):

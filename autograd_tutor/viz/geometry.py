@@ -2,7 +2,8 @@
 
 :meth:`Geometry.place` takes the node and edge dicts of a drawing (what they show) and returns them with where
 to draw them: ``x``, ``y`` (a box's centre), ``w``, ``h`` and ``top`` (where its text rows start) for a node,
-``path`` (SVG ``d``), ``lx``, ``ly`` (its label's centre and baseline) for an edge. The layout runs again only
+``room`` (the width its gradient row may take), ``path`` (SVG ``d``), ``lx``, ``ly`` (its label's centre and
+baseline; None without a label) for an edge. The layout runs again only
 when a size or an edge changed, and a dict is made anew only when its place changed, so the JSON of
 unchanged runs stays cached (see :meth:`GraphModel.snapshot_json`).
 
@@ -15,7 +16,7 @@ unchanged runs stays cached (see :meth:`GraphModel.snapshot_json`).
 """
 from __future__ import annotations
 
-from .boxes import STACK, label_size, node_size
+from .boxes import STACK, label_size, node_size, room
 from .layered import Edge, layout, path_d
 
 __all__ = ["Geometry"]
@@ -56,7 +57,9 @@ class Geometry:
             x, y = round(x - (box[0] - w) / 2, 1), round(y - (box[1] - h) / 2, 1)  # the front box of a stack
             done = self._nodes.get(i)
             if done is None or done[0] is not n or done[1] != x or done[2] != y:
-                done = self._nodes[i] = (n, x, y, dict(n, x=x, y=y, w=w, h=h, top=top))
+                item = dict(n, x=x, y=y, w=w, h=h, top=top)
+                item["room"] = round(room(item, 3), 1)  # the width the gradient row may take
+                done = self._nodes[i] = (n, x, y, item)
             placed.append(done[3])
         out = []
         for j, e in enumerate(edges):

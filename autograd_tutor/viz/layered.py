@@ -78,12 +78,13 @@ def layout(sizes: list, edges: list, quality: Optional[int] = None) -> Drawing:
     layer = _layers(n, [p for p in pairs if p[0] != p[1]])
     g = _Graph(sizes, edges, pairs, layer, flipped)
     size = len(g.rank)  # boxes and dummies: what the ordering works on
+    tier = 0 if size < 600 else 1 if size < 3000 else 2  # the effort shrinks as the graph grows
     if quality is None:
-        quality = 12 if size < 600 else 6 if size < 3000 else 2
-    g.rounds, g.sifts = (12, 3) if size < 600 else (6, 1) if size < 3000 else (2, 0)
+        quality = (12, 4, 1)[tier]
+    g.rounds, g.sifts, passes = (12, 4, 1)[tier], (3, 0, 0)[tier], (24, 8, 4)[tier]
     crossings = _order(g, quality)
     _ports(g)
-    _place_y(g, 24 if len(g.rank) < 2000 else 8)
+    _place_y(g, passes)
     return _routes(g, crossings)
 
 
@@ -141,6 +142,23 @@ def _layers(n: int, pairs: list) -> list:
 
 
 # ------------------------------------------------------------------------------------------ 2. ranks and dummies
+#: Dummies are made for at most this many edge crossings of a rank; beyond, the longest edges take a lane.
+DUMMY_BUDGET = 4000
+
+
+def _lanes(spans: list) -> set:
+    """The edges that go round below the drawing instead of through every rank they span: the longest ones,
+    until the others need at most ``DUMMY_BUDGET`` dummies (none on the graphs a lesson draws)."""
+    total = sum(max(span - 1, 0) for span in spans)
+    lanes = set()
+    for j in sorted(range(len(spans)), key=lambda j: -spans[j]):
+        if total <= DUMMY_BUDGET or spans[j] < 6:
+            break
+        lanes.add(j)
+        total -= spans[j] - 3
+    return lanes
+
+
 class _Graph:
     """Vertices (boxes, label boxes, dummies) in ranks, and the segments between neighbouring ranks."""
 
@@ -160,13 +178,17 @@ class _Graph:
         self.flipped = flipped
         self.ports = [(e.port, max(e.ports, e.port + 1)) for e in edges]
         self.sizes = sizes
+        self.lanes = _lanes([self.rank[d] - self.rank[s] for s, d in pairs])  # edges that go round, below
         for j, ((s, d), e) in enumerate(zip(pairs, edges)):
             if s == d:
                 self.chains.append(None)
                 self.label_at.append(-1)
                 continue
             chain, segs = [s], []
-            for r in range(self.rank[s] + 1, self.rank[d]):
+            crossed = range(self.rank[s] + 1, self.rank[d])
+            if j in self.lanes:  # only where it leaves and where it arrives: it runs below the drawing between
+                crossed = (crossed[0], crossed[-1])
+            for r in crossed:
                 v = self._vertex(r, j)
                 if r == self.rank[s] + 1 and e.label is not None:
                     w, h = e.label
@@ -176,6 +198,9 @@ class _Graph:
             self.chains.append(segs)
             self.label_at.append(chain[1] if e.label is not None and len(chain) > 2 else -1)
             for a, b in zip(chain, chain[1:]):
+                if j in self.lanes and a == chain[1]:
+                    segs.append(-1)  # the lane: no segment to order or to place by
+                    continue
                 k = len(self.seg_a)
                 segs.append(k)
                 self.seg_a.append(a)
@@ -486,7 +511,7 @@ def _routes(g: _Graph, crossings: int) -> Drawing:
         x += col_w[r] + (gaps[r] if r < ranks - 1 else 0)
     width = x + MARGIN
     centres = [(left[g.rank[v]] + col_w[g.rank[v]] / 2, y[v]) for v in range(g.n)]
-    height = max((y[v] + g.bottom[v] for v in range(len(y))), default=0) + MARGIN
+    lane = max((y[v] + g.bottom[v] for v in range(len(y))), default=0)
     routes, labels = [], []
     for j, segs in enumerate(g.chains):
         if segs is None:
@@ -496,7 +521,16 @@ def _routes(g: _Graph, crossings: int) -> Drawing:
         a = g.seg_a[segs[0]]
         xa = centres[a][0] + g.sizes[a][0] / 2
         pieces = []  # lines through the columns, curves in the gaps
-        for k in segs:
+        for i, k in enumerate(segs):
+            if k < 0:  # a lane: down in the gap after where it left, along below everything, up before it arrives
+                lane += EDGE_SEP
+                leave, arrive = g.seg_b[segs[i - 1]], g.seg_a[segs[i + 1]]
+                ra, rb = g.rank[leave], g.rank[arrive]
+                down, up = (left[ra + 1], lane), (left[rb - 1] + col_w[rb - 1], lane)
+                pieces += [_curve((left[ra] + col_w[ra], y[leave]), down), _line(down, up),
+                           _curve(up, (left[rb], y[arrive]))]
+                xa = left[rb]
+                continue
             a, b = g.seg_a[k], g.seg_b[k]
             ya, yb = y[a] + g.seg_out[k], y[b] + g.seg_in[k]
             right = left[g.rank[a]] + col_w[g.rank[a]]
@@ -508,12 +542,24 @@ def _routes(g: _Graph, crossings: int) -> Drawing:
             if end > xb + 0.5:
                 pieces.append(_line((xb, yb), (end, yb)))
             xa = end
+        pieces = _merged(pieces)
         if j in g.flipped:
             pieces = [(p3, p2, p1, p0) for p0, p1, p2, p3 in reversed(pieces)]
         routes.append(pieces)
         v = g.label_at[j]
         labels.append((left[g.rank[v]] + col_w[g.rank[v]] / 2, y[v] - LABEL_LIFT) if v >= 0 else None)
-    return Drawing(centres, routes, labels, width, height, crossings)
+    return Drawing(centres, routes, labels, width, lane + MARGIN, crossings)
+
+
+def _merged(pieces: list) -> list:
+    """Runs of horizontal pieces at one height as one piece (a long straight edge is one line)."""
+    out = []
+    for c in pieces:
+        if out and c[0][1] == c[3][1] == out[-1][0][1] == out[-1][3][1]:
+            out[-1] = _line(out[-1][0], c[3])
+        else:
+            out.append(c)
+    return out
 
 
 def _line(p, q) -> tuple:
