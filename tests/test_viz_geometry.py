@@ -69,3 +69,29 @@ def test_whole_texts_are_shown():
     for name, wanted in (("max_pool", "MaxPool2DWithIndicesBackward0"), ("four_numbers", "grad [45, 54, 81, 90]")):
         model, _ = viz_suite.build(name)
         assert f">{wanted}<" in to_svg(model)
+
+
+def _quiz_diagrams():
+    from autograd_tutor.quiz import bank_names, load_bank
+    from autograd_tutor.widgets import QuizWidget
+    found = [q.diagram for name in bank_names() for q in load_bank(name).questions if q.kind == "classify"]
+    loss, _ = viz_suite.mlp_step()
+    found += [q.diagram for q in QuizWidget.from_tensor(loss).quiz.questions if q.kind == "classify"]
+    return found
+
+
+def test_quiz_diagrams_use_the_layout_and_no_edge_runs_through_a_tensor():
+    """The "classify the tensors" diagrams are laid out by the drawings' layout: an edge only touches its ends
+    (a diagram once drew ``b -> y`` through ``z``)."""
+    from autograd_tutor.quiz.model import NODE_H, NODE_W
+    diagrams = _quiz_diagrams()
+    assert diagrams
+    for d in diagrams:
+        boxes = {i: (x, y, x + NODE_W, y + NODE_H) for i, (x, y) in d["at"].items()}
+        for (a, b, _), path in zip(d["edges"], d["paths"]):
+            if a not in boxes or b not in boxes:
+                continue
+            line = viz_suite.cubic_points(path)
+            others = [box for i, box in boxes.items() if i not in (a, b)]
+            assert viz_suite.through_nodes([line], others) == 0, (a, b)
+            assert all(0 <= x <= d["width"] and 0 <= y <= d["height"] for x, y in line)
