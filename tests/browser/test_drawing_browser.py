@@ -72,7 +72,7 @@ def test_lesson_drawings_are_readable(lab, lab_page, lesson, last):
         root.scroll_into_view_if_needed()
         root.focus()
         page.keyboard.press("End")  # the end of the replay: every gradient written
-        page.wait_for_timeout(300)
+        page.wait_for_timeout(700)  # nodes the layout moved glide for 0.45 s
         m = root.evaluate(MEASURE)
         if m["nodes"] <= 30:
             assert m["smallest"] >= 9.99, (lesson, i, m)  # 10 px, to a sub-pixel rounding of the stage
