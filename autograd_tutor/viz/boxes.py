@@ -19,7 +19,7 @@ import math
 
 from .metrics import ASCENT, DESCENT, text_width
 
-__all__ = ["node_size", "label_size", "fit", "row_texts", "baseline", "room", "BASELINES", "LABEL_CHARS", "LABEL_SIZE", "GRAD_SIZE",
+__all__ = ["node_size", "label_size", "label_text", "fit", "row_texts", "baseline", "room", "BASELINES", "LABEL_CHARS", "LABEL_SIZE", "GRAD_SIZE",
            "SIZES", "STACK", "ROW_PAD"]
 
 #: Font size (px) and weight of each row: name, operation, value, gradient, saved.
@@ -33,7 +33,7 @@ MIN_WIDTH, ROW_PAD = 104, 8
 #: How far the two shadow boxes behind a folded node reach right and down.
 STACK = 6
 #: Edge labels: at most this many characters, bold, at the size of the label of the current step.
-LABEL_CHARS, LABEL_SIZE = 18, 13
+LABEL_CHARS, LABEL_SIZE, WHOLE_LABEL = 18, 13, 34
 _PORT = 14
 _SCALAR = "-0.0000"
 
@@ -83,10 +83,16 @@ def _pill_inset(h: float, y0: float, y1: float) -> float:
     return 3.5 + r - math.sqrt(r * r - dy * dy)
 
 
+def label_text(grad: str) -> str:
+    """What an edge label shows: a gradient of up to four numbers whole (``(1, 1, 2, 2) [45, 54, 81, 90]``), a
+    larger one cut to ``LABEL_CHARS`` (its whole value is in the node's row and the table)."""
+    return grad if len(grad) <= WHOLE_LABEL and "…" not in grad else fit(grad, LABEL_CHARS)
+
+
 def label_size(grad: str, source_value: str) -> tuple:
     """``(width, height)`` kept free above an edge for its gradient label."""
     template = _SCALAR if not source_value or source_value[0] not in "([" else source_value
-    w = max(text_width(fit(t, LABEL_CHARS), LABEL_SIZE, True) for t in (grad or "", template))
+    w = max(text_width(label_text(t), LABEL_SIZE, True) for t in (grad or "", template))
     return math.ceil(w) + 2, math.ceil((ASCENT + DESCENT) * LABEL_SIZE)
 
 

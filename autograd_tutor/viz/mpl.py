@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .boxes import BOLD, LABEL_CHARS, SIZES, baseline, fit, row_texts
+from .boxes import BOLD, SIZES, baseline, label_text, row_texts
 from .layered import bezier_points
 from .names import caller_namespace
 from .style import PALETTE
@@ -85,7 +85,7 @@ def draw(target, ax=None, namespace: Optional[dict] = None, state=None):
         if detail:
             for i in group:
                 if edge_grads.get(i) and edges[i]["lx"] is not None:
-                    ax.text(edges[i]["lx"], edges[i]["ly"], fit(edge_grads[i], LABEL_CHARS), ha="center",
+                    ax.text(edges[i]["lx"], edges[i]["ly"], label_text(edge_grads[i]), ha="center",
                             va="baseline", fontsize=11.5 * pt, color=PALETTE["grad"], fontweight="bold", zorder=4)
     if not detail:
         for kind, marker in (("leaf", "o"), ("op", "s"), ("constant", "D"), ("collapsed", "p")):

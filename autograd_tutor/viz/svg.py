@@ -17,7 +17,7 @@ from __future__ import annotations
 from html import escape
 from typing import Optional
 
-from .boxes import BOLD, LABEL_CHARS, SIZES, STACK, baseline, fit, room, row_texts
+from .boxes import BOLD, SIZES, STACK, baseline, label_text, room, row_texts
 from .metrics import FONT, text_width
 from .replay import State
 from .style import KINDS, LEGEND, PALETTE
@@ -170,7 +170,7 @@ def to_svg(model, state: Optional[State] = None, legend: bool = True, title: str
         parts.append(f'<path d="{e["path"]}" fill="none" {stroke}/>')
         if grad and e["lx"] is not None:
             labels.append(f'<text class="agt-elabel" x="{e["lx"]:g}" y="{e["ly"]:g}" text-anchor="middle" font-size="11.5" '
-                          f'font-weight="700" fill="{PALETTE["grad"]}">{escape(fit(grad, LABEL_CHARS))}</text>')
+                          f'font-weight="700" fill="{PALETTE["grad"]}">{escape(label_text(grad))}</text>')
     for n in nodes:
         key = by_index[n["key"]]
         grad = state.grads.get(key) if state is not None else None

@@ -27,6 +27,11 @@ function esc(s) {
   return String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 }
 
+// As viz/boxes.py label_text: up to four numbers whole, a larger gradient cut (the node row has it whole).
+function labelText(v) {
+  return v.length <= 34 && !v.includes("…") ? v : fit(v, 18);
+}
+
 function fit(s, n) {
   s = String(s);
   return s.length <= n ? s : s.slice(0, n - 1) + "…";
@@ -254,7 +259,7 @@ function render({ model, el: host }) {
     rec.path.firstChild.textContent = (v ? `gradient ${v}` : e.tracked ? "gradient path" : "no gradient") +
       (local ? `; local derivative ${local}` : "");
     if (rec.label) {
-      rec.label.textContent = fit(v, 18);
+      rec.label.textContent = labelText(v);
       rec.label.classList.toggle("agt-current", current);
     }
   }
