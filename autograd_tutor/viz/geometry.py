@@ -29,6 +29,7 @@ class Geometry:
         self._key = None
         self._drawing = None
         self._sizes: dict = {}   # node index -> (its dict, (w, h, top))
+        self._specs: dict = {}   # edge index -> (its dict, its source's dict, the Edge given to the layout)
         self._nodes: dict = {}   # node index -> (its dict, x, y, placed dict)
         self._edges: dict = {}   # edge index -> (its dict, path, lx, ly, placed dict)
 
@@ -45,8 +46,14 @@ class Geometry:
             sizes.append(done[1])
             stacked = n["kind"] == "collapsed" or n["hidden"]
             boxes.append((w + STACK, h + STACK) if stacked else (w, h))
-        specs = [Edge(e["src"], e["dst"], e["pos"], ports[e["dst"]],
-                      label_size(e["grad"], nodes[e["src"]]["value"]) if e["tracked"] else None) for e in edges]
+        specs = []
+        for j, e in enumerate(edges):
+            done = self._specs.get(j)
+            source = nodes[e["src"]]
+            if done is None or done[0] is not e or done[1] is not source or done[2].ports != ports[e["dst"]]:
+                label = label_size(e["grad"], source["value"]) if e["tracked"] else None
+                done = self._specs[j] = (e, source, Edge(e["src"], e["dst"], e["pos"], ports[e["dst"]], label))
+            specs.append(done[2])
         key = (tuple(boxes), tuple(specs))
         if key != self._key:
             self._key, self._drawing = key, layout(boxes, specs)
