@@ -7,6 +7,7 @@ chord), inside its inner outline. Nothing is cut: ``MaxPool2DWithIndicesBackward
 
 The gradient row keeps room for a gradient as long as the node's value (they have the same shape), since it
 changes during the replay; an edge label keeps room for its gradient, or one of the shape of its source's value.
+Widths go up in steps of 16 px, so a value that changes by a digit (a training step) does not move the layout.
 
 >>> w, h, top = node_size({"kind": "leaf", "label": "x", "sub": "AccumulateGrad", "value": "[1, 2, 3, 4]",
 ...                        "grad": "[45, 54, 81, 90]", "saved": [], "hidden": 0}, ports=1)
@@ -35,7 +36,8 @@ STACK = 6
 #: Edge labels: at most this many characters, bold, at the size of the label of the current step.
 LABEL_CHARS, LABEL_SIZE, WHOLE_LABEL = 18, 13, 34
 _PORT = 14
-_SCALAR = "-0.0000"
+_SCALAR = "-0.000e-00"  # the widest a number is written (format.number: 4 significant digits)
+_STEP = 16  # widths go up in steps of this many pixels
 
 
 def fit(text: str, n: int) -> str:
@@ -70,7 +72,7 @@ def node_size(n: dict, ports: int) -> tuple:
         if leaf:
             base = h - 6 if row == 4 else top + BASELINES[row]
             need += 2 * _pill_inset(h, base - ASCENT * SIZES[row], base + DESCENT * SIZES[row])
-        w = max(w, math.ceil(need))
+        w = max(w, math.ceil(need / _STEP) * _STEP)
     return w, h, top
 
 
@@ -93,7 +95,8 @@ def label_size(grad: str, source_value: str) -> tuple:
     """``(width, height)`` kept free above an edge for its gradient label."""
     template = _SCALAR if not source_value or source_value[0] not in "([" else source_value
     w = max(text_width(label_text(t), LABEL_SIZE, True) for t in (grad or "", template))
-    return math.ceil(w) + 2, math.ceil((ASCENT + DESCENT) * LABEL_SIZE)
+    w = math.ceil(w / _STEP) * _STEP  # in steps: a new gradient of about the same length moves nothing
+    return w + 2, math.ceil((ASCENT + DESCENT) * LABEL_SIZE)
 
 
 def baseline(n: dict, row: int) -> float:
