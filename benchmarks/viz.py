@@ -20,6 +20,9 @@ Measured in this one process, best (min) of R repeats with the garbage collector
    alternating runs: without the widgets, with them imported (the backward-pass history on: the loop "without
    it"), with a live ``GraphWidget()`` displayed, and with lesson 6's ``show(loss)`` drawing displayed (target:
    the live widget at most 1.2x the loop without it).
+6. The geometry of our static SVG on the graphs of tests/viz_suite.py against dot on the same graphs: crossings,
+   edges through nodes, overlapping or overflowing text, clipping, and layout times side by side
+   (``--write-dot`` stores dot's counts for tests/test_viz_geometry.py).
 
 Ratios are printed as "x ours": how many times slower the peer is than our implementation of the same job.
 """
@@ -296,10 +299,12 @@ def lesson6_overhead(repeats: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="one timed repeat of each measurement")
-    parser.add_argument("--only", type=int, action="append", choices=(1, 2, 3, 4, 5),
+    parser.add_argument("--only", type=int, action="append", choices=(1, 2, 3, 4, 5, 6),
                         help="run only this section (2 runs 1 too: it draws 1's graph)")
+    parser.add_argument("--write-dot", action="store_true",
+                        help="section 6: write dot's counts to tests/data/dot_geometry.json (the geometry test's bound)")
     args = parser.parse_args()
-    run = set(args.only or (1, 2, 3, 4, 5))
+    run = set(args.only or (1, 2, 3, 4, 5, 6))
     repeats = 1 if args.quick else 7
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load {load:.2f}; best of {repeats}\n")
@@ -312,6 +317,50 @@ def main() -> None:
         training_overhead(repeats)
     if 5 in run:
         lesson6_overhead(repeats)
+    if 6 in run:
+        geometry(args.write_dot)
+
+
+# ------------------------------------------------------------------------------------------ 6. geometry vs dot
+DOT_NUMBERS = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "dot_geometry.json")
+
+
+def geometry(write_dot: bool) -> None:
+    """Ours against dot on the graphs of tests/viz_suite.py: crossings, edges through nodes, and the layout time.
+
+    dot gets the same nodes (our box sizes) and edges, left to right; "dot" makes each edge enter its input's
+    port (a record field per input, the order we keep), "dot free" lets dot reorder them (torchviz's way)."""
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
+    import viz_suite as vs
+    from autograd_tutor.viz import layered
+    print("\n6. Geometry of the static SVG, ours against graphviz dot on the same graphs")
+    have_dot = shutil.which("dot") is not None
+    print(f"  {'graph':<16}{'nodes':>6}{'edges':>6} | {'crossings: ours':>15}{'dot':>6}{'dot free':>9} | "
+          f"{'through nodes':>13} | overlaps overflows clipped | {'layout ms':>9}{'dot ms':>8}")
+    print("  (dot ms: the dot process, spawn included; layout ms: our layered.layout in this process)")
+    numbers = {}
+    for name in vs.SUITE:
+        model, _ = vs.build(name)
+        snap = model.snapshot()
+        boxes, specs = model._geometry._key
+        ms = best(lambda: layered.layout(list(boxes), list(specs)), 3)
+        ours = vs.measure_svg(to_svg(model))
+        if have_dot:
+            dot_ms = best(lambda: vs.dot_drawing(snap), 3)  # dot's run (a process), not our measuring
+            dot = vs.measure_dot(snap)
+            free = vs.measure_dot(snap, ports=False)
+        else:
+            dot, free, dot_ms = {"crossings": "-", "through_nodes": "-"}, {"crossings": "-"}, float("nan")
+        numbers[name] = {"nodes": ours["nodes"], "edges": ours["edges"], "crossings": dot["crossings"],
+                         "free_crossings": free["crossings"], "through_nodes": dot["through_nodes"]}
+        print(f"  {name:<16}{ours['nodes']:>6}{ours['edges']:>6} | {ours['crossings']:>15}{dot['crossings']:>6}"
+              f"{free['crossings']:>9} | {ours['through_nodes']:>6} {dot['through_nodes']!s:>6} | "
+              f"{ours['overlaps']:>8}{ours['overflows']:>10}{ours['outside']:>8} | {ms:>9.1f}{dot_ms:>8.1f}")
+    if write_dot and have_dot:
+        with open(DOT_NUMBERS, "w") as f:
+            json.dump(numbers, f, indent=1, sort_keys=True)
+            f.write("\n")
+        print(f"  wrote {os.path.normpath(DOT_NUMBERS)}")
 
 
 if __name__ == "__main__":

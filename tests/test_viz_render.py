@@ -36,7 +36,7 @@ def test_svg_is_valid_and_shows_nodes_values_grads_and_edge_gradients():
                      "grad 3", "freed: self other"):
         assert expected in texts, expected
     root = ET.fromstring(svg)
-    edge_labels = ["".join(t.itertext()) for t in root.iter(f"{SVG}text") if t.get("paint-order") == "stroke"]
+    edge_labels = ["".join(t.itertext()) for t in root.iter(f"{SVG}text") if t.get("class") == "agt-elabel"]
     assert sorted(edge_labels) == ["1", "1", "3", "4"]  # the gradients written on the edges
     assert root.get("role") == "img" and root.find(f"{SVG}title").text.startswith("Computation graph: 4 nodes")
     assert 'text-decoration="line-through"' in svg  # what backward freed is struck out
@@ -68,7 +68,7 @@ def test_svg_at_a_replay_step():
     early = to_svg(model, state_at(model, steps, 2))
     assert "grad None" in _texts(early) and "grad 5" not in _texts(early)
     root = ET.fromstring(early)
-    assert ["".join(t.itertext()) for t in root.iter(f"{SVG}text") if t.get("paint-order") == "stroke"] == ["1", "1"]
+    assert ["".join(t.itertext()) for t in root.iter(f"{SVG}text") if t.get("class") == "agt-elabel"] == ["1", "1"]
 
 
 def test_text_table_and_html_table():

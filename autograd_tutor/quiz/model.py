@@ -56,7 +56,8 @@ class Question:
     """One question. ``key`` checks answers; ``choice_feedback`` is shown when that (wrong) choice is picked.
 
     ``diagram`` (classify questions) is ``{"nodes": [{"id", "label", "layer", "row", "classify", ...}],
-    "edges": [[from, to, count], ...]}``; the layout is computed in Python, the browser only draws it.
+    "edges": [[from, to, count], ...], "at", "paths", "counts", "width", "height"}`` (see :func:`diagram`); the
+    layout is the graphs' own, computed in Python; the browser only draws it.
     """
     id: str
     kind: str
@@ -148,7 +149,34 @@ def diagram(nodes: list, edges: list) -> dict:
         out.append({"classify": True, "note": "", "off": False, **n, "layer": layer[n["id"]],
                     "row": rows.get(slot, 0)})
         rows[slot] = rows.get(slot, 0) + 1
-    return {"nodes": out, "edges": [[a, b, c] for a, b, c in edges]}
+    return {"nodes": out, "edges": [[a, b, c] for a, b, c in edges], **_placed(out, edges)}
+
+
+#: The size of a tensor's box in a quiz diagram (quiz.js draws it), and room for a "×2" on an edge.
+NODE_W, NODE_H, COUNT_LABEL = 104, 46, (22, 16)
+
+
+def _placed(nodes: list, edges: list) -> dict:
+    """Where quiz.js draws the tensors on the graph and the edges between them: the graphs' own layered layout
+    (:mod:`autograd_tutor.viz.layered`), so an edge never runs through a tensor it does not touch.
+
+    Returns ``{"at": {id: [x, y]} (top-left corners), "paths": [SVG d per edge], "counts": [[x, y] or None],
+    "width", "height"}``; tensors drawn apart (``off``) are placed by quiz.js under the graph.
+    """
+    from ..viz.layered import Edge, layout, path_d
+    on = [n["id"] for n in nodes if not n.get("off")]
+    index = {i: k for k, i in enumerate(on)}
+    drawn = [(a, b, c) for a, b, c in edges if a in index and b in index]
+    d = layout([(NODE_W, NODE_H)] * len(on), [Edge(index[a], index[b], 0, 1, COUNT_LABEL if c > 1 else None)
+                                              for a, b, c in drawn])
+    paths = iter(path_d(r) for r in d.routes)
+    counts = iter(d.labels)
+    return {"at": {i: [round(d.centres[k][0] - NODE_W / 2, 1), round(d.centres[k][1] - NODE_H / 2, 1)]
+                   for i, k in index.items()},
+            "paths": [next(paths) if a in index and b in index else "" for a, b, _ in edges],
+            "counts": [(lambda p: [round(p[0], 1), round(p[1], 1)] if p else None)(next(counts))
+                       if a in index and b in index else None for a, b, _ in edges],
+            "width": round(d.width, 1), "height": round(d.height, 1)}
 
 
 def inline_html(text: str) -> str:

@@ -1,12 +1,14 @@
-"""Drawing the computation graph: one model, one stable layout, several renderers. Pure Python.
+"""Drawing the computation graph: one model, one layered layout, several renderers. Pure Python.
 
-Nothing here imports ipywidgets; matplotlib and networkx are imported only by the functions that need them.
+Nothing here imports ipywidgets; matplotlib and networkx are imported only by the functions that need them
+(the layout's layering is a min-cost flow that networkx solves, so drawing needs the ``widgets`` extra).
 The widgets (:mod:`autograd_tutor.widgets`) and lessons build on this API:
 
 * :class:`GraphModel` - nodes (:class:`VizNode`: ``kind`` leaf/op/constant/collapsed, ``label``, ``op``,
   ``value``, ``grad``, ``saved``, ``saved_state``) and edges (:class:`VizEdge`), built from a tensor
   (``GraphModel.from_tensor``, also for PyTorch tensors) or from events (``from_trace``, ``apply``);
-* :class:`Layout` - layered placement where a node never moves;
+* :func:`layered.layout` - where every box, edge and edge label goes (Sugiyama's method, see
+  :mod:`~autograd_tutor.viz.layered`); :class:`Layout` - the model's bookkeeping of layers for folding;
 * :func:`build_steps` / :func:`state_at` - the backward replay and its narration, from recorded events;
 * :func:`to_svg`, :func:`draw` (matplotlib), :func:`to_networkx`, :func:`save`, :func:`text_table`,
   :func:`html_table`.

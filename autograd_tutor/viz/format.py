@@ -1,7 +1,7 @@
 """Short, deterministic text for numbers and arrays: what a node or an edge shows.
 
-A drawing has room for a few characters per value, so a scalar prints with 4 significant digits and an
-array as its shape plus its first numbers. The same strings feed the SVG, the widget, the table and the
+A drawing has room for a few characters per value, so a scalar prints with 4 significant digits, an array of
+up to four numbers whole, and a larger one as its shape plus its first numbers. The same strings feed the SVG, the widget, the table and the
 narration, so they agree everywhere.
 
 >>> import numpy as np
@@ -87,9 +87,10 @@ def _text(shape: tuple, head: tuple, size: int) -> str:
         return number(head[0])
     if size == 0:
         return f"{shape} []"
+    if size <= HEAD + 1:  # all of them (the head keeps one more): a 4-element gradient is shown whole
+        nums = ", ".join(number(v) for v in head)
+        return f"[{nums}]" if len(shape) == 1 else f"{shape} [{nums}]"
     nums = ", ".join(number(v) for v in head[:HEAD])
-    if len(shape) == 1 and size <= HEAD:
-        return f"[{nums}]"
     more = ", …" if size > HEAD else ""
     return f"{shape} [{nums}{more}]"
 

@@ -15,7 +15,8 @@ require grad) and ``"collapsed"`` (repeated structure folded once the node budge
 ``x * x`` has two edges. A gradient flows backward along an edge when ``edge.tracked``.
 
 Keys are the engine's stable ids: a function node's ``_id`` for an op, the tensor's ``_id`` for a leaf or a
-constant. Layout positions come from :class:`~autograd_tutor.viz.layout.Layout` and never change.
+constant. Where they are drawn comes from :mod:`~autograd_tutor.viz.geometry` (a layered layout of the whole
+graph).
 
 >>> import autograd_tutor as torch
 >>> a = torch.tensor(3., requires_grad=True); b = torch.tensor(4., requires_grad=True)
@@ -35,10 +36,10 @@ import operator
 from typing import Iterable, Mapping, Optional
 
 from .format import Value
-from .layout import PORT, Layout, coordinates, path_d, route
+from .geometry import Geometry
+from .layout import Layout
 from .names import is_tensor, tensors_in
 from .passes import MAX_PASSES, PassRecording
-from .style import NODE_WIDTH, node_height
 
 __all__ = ["GraphModel", "VizNode", "VizEdge", "BACKWARD_KINDS", "STRUCTURE_KINDS", "MAX_PASSES"]
 
@@ -157,9 +158,9 @@ class GraphModel(PassRecording):
         self._current: Optional[list] = None
         self._queue: list = []       # events of the current pass not applied yet (see handlers)
         self._deferred = collections.deque()  # passes taken, not applied yet (see take_pass)
-        self._json: dict = {}        # key -> cached node JSON; edge index -> cached edge JSON in _edge_json
-        self._edge_cache: dict = {}  # edge index -> (placements seen, JSON)
-        self._paths: dict = {}       # edge index -> (placements seen, path, label point): kept when its grad changes
+        self._json: dict = {}        # key -> cached node JSON (what it shows; geometry adds where)
+        self._edge_cache: dict = {}  # edge index -> cached edge JSON, until its gradient changes
+        self._geometry = Geometry()  # sizes, positions and routes of the snapshot
         self._texts: dict = {}       # ("nodes" | "edges", start) -> (the dicts of a run, their JSON text)
         self._flowing: list = []     # edges that show a gradient of the current pass
         self._flows: list = []       # gradient_flowed events of the current pass not yet written on edges
@@ -663,13 +664,10 @@ class GraphModel(PassRecording):
         >>> [(n["label"], n["kind"]) for n in s["nodes"]], [(e["src"], e["dst"], e["pos"]) for e in s["edges"]]
         ([('leaf', 'leaf'), ('MulBackward0', 'op')], [(0, 1, 0), (0, 1, 1)])
         """
-        cache = self._json
+        cache, edge_cache = self._json, self._edge_cache
         nodes = [cache.get(n.key) or cache.setdefault(n.key, _node_json(n)) for n in self.visible]
-        edges = [self._edge_json(e) for e in self.edges]
-        width = max((n["x"] + n["w"] / 2 for n in nodes), default=0) + 24
-        height = max((n["y"] + n["h"] / 2 for n in nodes), default=0) + 24
-        return {"nodes": nodes, "edges": edges, "hidden": self.hidden, "counted": list(self.counted), "width": width,
-                "height": height}
+        edges = [edge_cache.get(e.index) or edge_cache.setdefault(e.index, self._edge_json(e)) for e in self.edges]
+        return dict(self._geometry.place(nodes, edges, self.hidden), counted=list(self.counted))
 
     def snapshot_json(self, snapshot: dict) -> str:
         """``json.dumps(snapshot)`` (compact) of what :meth:`snapshot` returned, encoding again only the runs of
@@ -697,36 +695,17 @@ class GraphModel(PassRecording):
         return "{" + ",".join(parts) + "}"
 
     def _edge_json(self, e: VizEdge) -> dict:
-        """An edge's JSON, cached until its gradient changes or a node lands in a layer it crosses; its route
-        is kept apart, until a node lands in a layer it crosses (nodes never move).
-
-        (How many folded edges it stands for, ``count``, stays in Python: nothing draws it.)
-        """
-        src, dst = self._nodes[e.src], self._nodes[e.dst]
-        stamp = self.layout.stamp(src.layer + 1, dst.layer)
-        cached = self._edge_cache.get(e.index)
-        if cached is not None and cached[0] == stamp:
-            return cached[1]
-        routed = self._paths.get(e.index)
-        if routed is None or routed[0] != stamp:
-            ports = max(len(dst.inputs), e.position + 1)
-            segments, (lx, ly) = route((src.layer, src.slot), (dst.layer, dst.slot),
-                                       (e.position - (ports - 1) / 2) * PORT, self.layout.taken)
-            routed = self._paths[e.index] = (stamp, path_d(segments), lx, ly)
-        _, path, lx, ly = routed
-        item = {"src": src.index, "dst": dst.index, "pos": e.position, "tracked": e.tracked,
-                "grad": e.grad.text if e.grad is not None else "", "path": path, "lx": lx, "ly": ly}
-        self._edge_cache[e.index] = (stamp, item)
-        return item
+        """What an edge shows (its place comes from :class:`Geometry`). (How many folded edges it stands for,
+        ``count``, stays in Python: nothing draws it.)"""
+        return {"src": self._nodes[e.src].index, "dst": self._nodes[e.dst].index, "pos": e.position,
+                "tracked": e.tracked, "grad": e.grad.text if e.grad is not None else ""}
 
 
 def _node_json(n: VizNode) -> dict:
-    x, y = coordinates(n.layer, n.slot)
     return {"key": n.index, "kind": n.kind, "label": n.label, "sub": n.subtitle, "op": n.op,
             "value": n.value.text if n.value is not None else "",
             "grad": n.grad.text if n.grad is not None else "",
-            "saved": list(n.saved), "state": n.saved_state, "hidden": n.hidden, "root": n.root,
-            "x": x, "y": y, "w": NODE_WIDTH, "h": node_height(bool(n.saved))}
+            "saved": list(n.saved), "state": n.saved_state, "hidden": n.hidden, "root": n.root}
 
 
 _dumps = json.JSONEncoder(separators=(",", ":")).encode

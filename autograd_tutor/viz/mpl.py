@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .layout import bezier_points
+from .boxes import BOLD, SIZES, baseline, label_text, row_texts
+from .layered import bezier_points
 from .names import caller_namespace
 from .style import PALETTE
 
@@ -67,6 +68,10 @@ def draw(target, ax=None, namespace: Optional[dict] = None, state=None):
     ax.set_ylim(max(snap["height"], 1), 0)
     ax.set_aspect("equal")
     ax.axis("off")
+    box = ax.get_window_extent()
+    # font sizes in points for text sized in drawing pixels: the drawing's boxes were sized for DejaVu Sans,
+    # matplotlib's own font, so the text fits the same way at any figure size
+    pt = min(box.width / max(snap["width"], 1), box.height / max(snap["height"], 1)) * 72 / ax.figure.dpi
     detail = len(nodes) <= DETAIL
     edge_grads = state.edges if state is not None else {i: e["grad"] for i, e in enumerate(edges)}
     for tracked, flowing in ((False, False), (True, False), (True, True)):
@@ -79,10 +84,9 @@ def draw(target, ax=None, namespace: Optional[dict] = None, state=None):
                                          linestyles="solid" if tracked else (0, (4, 3)), zorder=1))
         if detail:
             for i in group:
-                if edge_grads.get(i):
-                    ax.text(edges[i]["lx"], edges[i]["ly"] - 4, edge_grads[i], ha="center", va="bottom",
-                            fontsize=8, color=PALETTE["grad"], fontweight="bold", zorder=4,
-                            bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none", alpha=0.85))
+                if edge_grads.get(i) and edges[i]["lx"] is not None:
+                    ax.text(edges[i]["lx"], edges[i]["ly"], label_text(edge_grads[i]), ha="center",
+                            va="baseline", fontsize=11.5 * pt, color=PALETTE["grad"], fontweight="bold", zorder=4)
     if not detail:
         for kind, marker in (("leaf", "o"), ("op", "s"), ("constant", "D"), ("collapsed", "p")):
             pts = [(n["x"], n["y"]) for n in nodes if n["kind"] == kind]
@@ -107,16 +111,16 @@ def draw(target, ax=None, namespace: Optional[dict] = None, state=None):
         key = by_index[n["key"]]
         grad = state.grads.get(key, n["grad"]) if state is not None else (n["grad"] or "None")
         saved_state = state.saved.get(key, n["state"]) if state is not None else n["state"]
-        lines = [(n["label"], 8, "bold", PALETTE["text"]), (n["sub"], 6.5, "normal", PALETTE["muted"]),
-                 (n["value"], 7, "normal", PALETTE["text"]),
-                 ("grad " + grad if grad != "None" else "", 7, "bold", PALETTE["grad"]),
-                 (_saved_text(n["saved"], saved_state), 6.5, "normal",
-                  PALETTE["kept"] if saved_state == "kept" else PALETTE["muted"])]
+        colours = (PALETTE["text"], PALETTE["muted"], PALETTE["text"], PALETTE["grad"],
+                   PALETTE["kept"] if saved_state == "kept" else PALETTE["muted"])
+        texts = row_texts(n, grad)
+        texts[4] = _saved_text(n["saved"], saved_state)
         top = n["y"] - h / 2
-        for (text, size, weight, colour), dy in zip(lines, (17, 30, 44, 57, h - 6)):
-            if text:  # a longer line keeps every letter in a smaller font (torch's names are read in full)
-                ax.text(n["x"], top + dy, text, ha="center", va="baseline", fontsize=size * min(1, 26 / len(text)),
-                        fontweight=weight, color=colour, zorder=3)
+        for row, text in enumerate(texts):
+            if text:
+                ax.text(n["x"], top + baseline(n, row), text, ha="center", va="baseline", fontsize=SIZES[row] * pt,
+                        fontweight="bold" if BOLD[row] and text != "grad None" else "normal", color=colours[row],
+                        zorder=3)
     return ax
 
 
@@ -124,7 +128,7 @@ def _saved_text(names: list, state: str) -> str:
     if not names:
         return ""
     word = {"freed": "freed", "kept": "kept"}.get(state, "saved")
-    return f"{word}: {', '.join(names)}"
+    return f"{word}: {' '.join(names)}"
 
 
 def save_png(target, path: str, namespace: Optional[dict] = None, dpi: int = 150) -> None:

@@ -156,7 +156,15 @@ def hook_sentence(hook: str, kind: str, target: str) -> str:
 
 
 def finish_sentence(number: int, grads: Sequence[tuple]) -> str:
-    shown = [f"{name}.grad = {g}" for name, g in grads[:4]] + (["…"] if len(grads) > 4 else [])
+    """The last step's sentence: the first four gradients by name, and how many more the node table lists (a
+    sentence is never cut off with "…").
+
+    >>> finish_sentence(1, [(n, "1") for n in "abcdef"])
+    'Backward pass 1 is done: a.grad = 1, b.grad = 1, c.grad = 1, d.grad = 1, and 2 more (see the node table).'
+    """
+    shown = [f"{name}.grad = {g}" for name, g in grads[:4]]
+    if len(grads) > 4:
+        shown.append(f"and {len(grads) - 4} more (see the node table)")
     return f"Backward pass {number} is done" + (": " + ", ".join(shown) if shown else "") + "."
 
 

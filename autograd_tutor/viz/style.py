@@ -18,7 +18,7 @@ bluish green when kept by ``retain_graph=True``.
 """
 from __future__ import annotations
 
-__all__ = ["PALETTE", "KINDS", "NODE_WIDTH", "node_height", "SAVED_STATES", "LEGEND"]
+__all__ = ["PALETTE", "KINDS", "SAVED_STATES", "LEGEND"]
 
 PALETTE = {
     "leaf": ("#0072B2", "#E1EFF8"),      # (stroke, fill)
@@ -45,15 +45,7 @@ KINDS = {
 
 SAVED_STATES = {"saved": "saved", "freed": "freed by backward", "kept": "kept (retain_graph=True)"}
 
-NODE_WIDTH = 156
-_BASE_HEIGHT = 62
-_SAVED_ROW = 14
-
 #: Legend entries: (kind, label) in drawing order.
 LEGEND = [("leaf", "leaf tensor (AccumulateGrad)"), ("op", "result: grad_fn"), ("constant", "no grad"),
           ("collapsed", "repeated, collapsed")]
 
-
-def node_height(has_saved: bool) -> int:
-    """Height of a node box: one more row when the node shows what it saved."""
-    return _BASE_HEIGHT + (_SAVED_ROW if has_saved else 0)

@@ -17,24 +17,24 @@ from __future__ import annotations
 from html import escape
 from typing import Optional
 
+from .boxes import BOLD, SIZES, STACK, baseline, label_text, room, row_texts
+from .metrics import FONT, text_width
 from .replay import State
 from .style import KINDS, LEGEND, PALETTE
 
 __all__ = ["to_svg", "node_svg", "FONT"]
 
-FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif"
-LEGEND_HEIGHT = 40
-_CHARS = 22  # characters that fit on one line of a node
+_LEGEND_ROW = 24
+_ROW_STYLE = (' font-weight="700" fill="{text}"', ' fill="{muted}"', ' fill="{text}"', ' font-weight="600" fill="{grad}"',
+              ' fill="{muted}"')
 
 
-def _fit(text: str, n: int = _CHARS) -> str:
-    return text if len(text) <= n else text[:n - 1] + "…"
-
-
-def _squeezed(text: str, width: float) -> str:
-    """The attributes that narrow a line longer than a node's width to fit it whole: torch's node names
-    (``MaxPool2DWithIndicesBackward0``) are read in full, never cut."""
-    return f' textLength="{width - 10:g}" lengthAdjust="spacingAndGlyphs"' if len(text) > _CHARS else ""
+def _squeezed(text: str, size: float, bold: bool, space: float) -> str:
+    """The attributes that narrow a text to ``space`` when it is wider (a replay step's gradient can be
+    longer than the one the box was sized for): it stays whole, never cut."""
+    if text_width(text, size, bold) <= space:
+        return ""
+    return f' textLength="{space:.1f}" lengthAdjust="spacingAndGlyphs"'
 
 
 def _shape(kind: str, w: float, h: float, root: bool, hidden: int) -> str:
@@ -48,20 +48,10 @@ def _shape(kind: str, w: float, h: float, root: bool, hidden: int) -> str:
     dash = ' stroke-dasharray="5 3"' if kind == "constant" else ""
     back = ""
     if kind == "collapsed" or hidden:
-        back = (f'<rect x="6" y="6" width="{w}" height="{h}" rx="4" fill="{fill}" stroke="{stroke}" '
-                f'stroke-width="1.2"/><rect x="3" y="3" width="{w}" height="{h}" rx="4" fill="{fill}" '
-                f'stroke="{stroke}" stroke-width="1.2"/>')
+        back = "".join(f'<rect x="{d}" y="{d}" width="{w}" height="{h}" rx="4" fill="{fill}" stroke="{stroke}" '
+                       f'stroke-width="1.2"/>' for d in (STACK, STACK / 2))
     return back + (f'<rect width="{w}" height="{h}" rx="4" fill="{fill}" stroke="{stroke}" '
                    f'stroke-width="{width}"{dash}/>')
-
-
-def _saved_row(names: list, state: str, w: float, y: float) -> str:
-    word = {"freed": "freed:", "kept": "kept:"}.get(state, "saved:")
-    style = {"freed": f' fill="{PALETTE["freed"]}" text-decoration="line-through"',
-             "kept": f' fill="{PALETTE["kept"]}" font-weight="700"'}.get(state, "")
-    spans = " ".join(f"<tspan{style}>{escape(n)}</tspan>" for n in names)
-    return (f'<text x="{w / 2}" y="{y}" text-anchor="middle" font-size="10" fill="{PALETTE["muted"]}">'
-            f"{word} {spans}</text>")
 
 
 def node_svg(n: dict, grad: Optional[str] = None, state: Optional[str] = None, active: bool = False) -> str:
@@ -74,25 +64,29 @@ def node_svg(n: dict, grad: Optional[str] = None, state: Optional[str] = None, a
         parts.append(f'<rect x="-5" y="-5" width="{w + 10}" height="{h + 10}" rx="8" fill="none" '
                      f'stroke="{PALETTE["active"]}" stroke-width="3"/>')
     parts.append(_shape(n["kind"], w, h, n["root"], n["hidden"]))
-    label = n["label"] + (f" ×{n['hidden'] + 1}" if n["hidden"] and n["kind"] != "collapsed" else "")
-    parts.append(f'<text x="{w / 2}" y="17" text-anchor="middle" font-size="12" font-weight="700" '
-                 f'fill="{PALETTE["text"]}">{escape(_fit(label, 20))}</text>')
-    if n["sub"]:
-        parts.append(f'<text x="{w / 2}" y="30" text-anchor="middle" font-size="10.5"{_squeezed(n["sub"], w)} '
-                     f'fill="{PALETTE["muted"]}">{escape(n["sub"])}</text>')
-    if n["value"]:
-        parts.append(f'<text x="{w / 2}" y="44" text-anchor="middle" font-size="11" '
-                     f'fill="{PALETTE["text"]}">{escape(_fit(n["value"], 24))}</text>')
-    if grad != "None":
-        parts.append(f'<text x="{w / 2}" y="57" text-anchor="middle" font-size="11" font-weight="600" '
-                     f'fill="{PALETTE["grad"]}">{escape(_fit("grad " + grad, 24))}</text>')
-    elif n["kind"] == "leaf":
-        parts.append(f'<text x="{w / 2}" y="57" text-anchor="middle" font-size="10.5" '
-                     f'fill="{PALETTE["muted"]}">grad None</text>')
+    texts = row_texts(n, grad)
+    for row, text in enumerate(texts[:4]):
+        if not text:
+            continue
+        size, bold, style = SIZES[row], BOLD[row], _ROW_STYLE[row]
+        if row == 3 and grad == "None":  # a leaf without a gradient yet
+            size, bold, style = SIZES[1], False, _ROW_STYLE[1]
+        parts.append(f'<text x="{w / 2:g}" y="{baseline(n, row):g}" text-anchor="middle" font-size="{size}"'
+                     f'{style.format(**PALETTE)}{_squeezed(text, size, bold, room(n, row))}>{escape(text)}</text>')
     if n["saved"]:
-        parts.append(_saved_row(n["saved"], state, w, h - 6))
+        parts.append(_saved_row(n, state))
     parts.append(f"<title>{escape(_describe(n, grad, state))}</title></g>")
     return "".join(parts)
+
+
+def _saved_row(n: dict, state: str) -> str:
+    word = {"freed": "freed:", "kept": "kept:"}.get(state, "saved:")
+    style = {"freed": f' fill="{PALETTE["freed"]}" text-decoration="line-through"',
+             "kept": f' fill="{PALETTE["kept"]}" font-weight="700"'}.get(state, "")
+    spans = " ".join(f"<tspan{style}>{escape(s)}</tspan>" for s in n["saved"])
+    text = f"{word} {' '.join(n['saved'])}"
+    return (f'<text x="{n["w"] / 2:g}" y="{baseline(n, 4):g}" text-anchor="middle" font-size="{SIZES[4]}" '
+            f'fill="{PALETTE["muted"]}"{_squeezed(text, SIZES[4], state == "kept", room(n, 4))}>{word} {spans}</text>')
 
 
 def _describe(n: dict, grad: str, state: str) -> str:
@@ -108,43 +102,52 @@ def _describe(n: dict, grad: str, state: str) -> str:
     return ", ".join(bits)
 
 
-def _legend(width: float) -> str:
-    items, x = [], 12
+def _legend_items() -> list:
+    """``(svg at x = 0, width)`` of each legend entry."""
+    items = []
     for kind, text in LEGEND:
         stroke, fill = PALETTE[kind]
         if kind == "leaf":
-            shape = (f'<rect x="{x}" y="10" width="26" height="16" rx="8" fill="{fill}" stroke="{stroke}" '
-                     f'stroke-width="1.6"/><rect x="{x + 2.5}" y="12.5" width="21" height="11" rx="5.5" fill="none" '
-                     f'stroke="{stroke}"/>')
+            shape = (f'<rect y="10" width="26" height="16" rx="8" fill="{fill}" stroke="{stroke}" stroke-width="1.6"/>'
+                     f'<rect x="2.5" y="12.5" width="21" height="11" rx="5.5" fill="none" stroke="{stroke}"/>')
         else:
             dash = ' stroke-dasharray="4 2"' if kind == "constant" else ""
-            shape = (f'<rect x="{x}" y="10" width="26" height="16" rx="3" fill="{fill}" stroke="{stroke}" '
+            shape = (f'<rect y="10" width="26" height="16" rx="3" fill="{fill}" stroke="{stroke}" '
                      f'stroke-width="1.6"{dash}/>')
-        items.append(shape + f'<text x="{x + 32}" y="22" font-size="11" fill="{PALETTE["text"]}">{text}</text>')
-        x += 40 + 6.2 * len(text)
-    items.append(f'<line x1="{x}" y1="18" x2="{x + 26}" y2="18" stroke="{PALETTE["edge"]}" stroke-width="1.5"/>'
-                 f'<text x="{x + 32}" y="22" font-size="11" fill="{PALETTE["text"]}">gradient path</text>')
-    x += 40 + 6.2 * 13
-    items.append(f'<line x1="{x}" y1="18" x2="{x + 26}" y2="18" stroke="{PALETTE["data_edge"]}" '
-                 f'stroke-width="1.5" stroke-dasharray="4 3"/>'
-                 f'<text x="{x + 32}" y="22" font-size="11" fill="{PALETTE["text"]}">no gradient</text>')
-    x += 40 + 6.2 * 11
-    items.append(f'<text x="{x}" y="22" font-size="11" fill="{PALETTE["grad"]}" font-weight="600">1.5</text>'
-                 f'<text x="{x + 26}" y="22" font-size="11" fill="{PALETTE["text"]}">gradient value</text>')
-    x += 40 + 6.2 * 14
-    items.append(f'<text x="{x}" y="22" font-size="11" fill="{PALETTE["muted"]}">saved: x '
-                 f'<tspan fill="{PALETTE["freed"]}" text-decoration="line-through">x</tspan> freed '
-                 f'<tspan fill="{PALETTE["kept"]}" font-weight="700">x</tspan> kept</text>')
-    return f'<g aria-hidden="true">{"".join(items)}</g>'
+        items.append((shape, text))
+    items.append((f'<line y1="18" x2="26" y2="18" stroke="{PALETTE["edge"]}" stroke-width="1.5"/>', "gradient path"))
+    items.append((f'<line y1="18" x2="26" y2="18" stroke="{PALETTE["data_edge"]}" stroke-width="1.5" '
+                  f'stroke-dasharray="4 3"/>', "no gradient"))
+    items.append((f'<text y="22" font-size="11" fill="{PALETTE["grad"]}" font-weight="600">1.5</text>',
+                  "gradient value"))
+    out = [(shape + f'<text x="32" y="22" font-size="11" fill="{PALETTE["text"]}">{text}</text>',
+            32 + text_width(text, 11)) for shape, text in items]
+    saved = "saved: x x freed x kept"
+    out.append((f'<text y="22" font-size="11" fill="{PALETTE["muted"]}">saved: x '
+                f'<tspan fill="{PALETTE["freed"]}" text-decoration="line-through">x</tspan> freed '
+                f'<tspan fill="{PALETTE["kept"]}" font-weight="700">x</tspan> kept</text>', text_width(saved, 11, True)))
+    return out
+
+
+def _legend(width: float) -> tuple:
+    """The legend wrapped to ``width``, and its height."""
+    parts, x, y = [], 12, 0
+    for svg, w in _legend_items():
+        if x > 12 and x + w > width - 12:
+            x, y = 12, y + _LEGEND_ROW
+        parts.append(f'<g transform="translate({x:g},{y})">{svg}</g>')
+        x += w + 18
+    return f'<g aria-hidden="true">{"".join(parts)}</g>', y + _LEGEND_ROW + 12
 
 
 def to_svg(model, state: Optional[State] = None, legend: bool = True, title: str = "Computation graph") -> str:
     """The whole drawing as an SVG string; ``state`` (from :func:`replay.state_at`) shows one replay step."""
     snap = model.snapshot()
     nodes, edges = snap["nodes"], snap["edges"]
-    top = LEGEND_HEIGHT if legend else 0
-    width = max(snap["width"], 760 if legend else 0)
-    height = snap["height"] + top
+    width = max(snap["width"], 320 if legend else 0)
+    legend_svg, top = _legend(width) if legend else ("", 0)
+    note = 22 if snap["hidden"] else 0
+    height = snap["height"] + top + note
     by_index = {n.index: n.key for n in model.visible}
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{height:g}" '
              f'viewBox="0 0 {width:g} {height:g}" role="img" font-family="{FONT}">',
@@ -153,10 +156,8 @@ def to_svg(model, state: Optional[State] = None, legend: bool = True, title: str
              f'orient="auto"><path d="M0,1L9,5L0,9z" fill="{PALETTE["edge"]}"/></marker>'
              '<marker id="agt-back" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" '
              f'orient="auto-start-reverse"><path d="M0,1L9,5L0,9z" fill="{PALETTE["grad"]}"/></marker></defs>',
-             f'<rect width="{width:g}" height="{height:g}" fill="#ffffff"/>']
-    if legend:
-        parts.append(_legend(width))
-    parts.append(f'<g transform="translate(0,{top})">')
+             f'<rect width="{width:g}" height="{height:g}" fill="#ffffff"/>', legend_svg,
+             f'<g transform="translate(0,{top})">']
     labels = []
     for i, e in enumerate(edges):
         grad = state.edges.get(i, "") if state is not None else e["grad"]
@@ -167,10 +168,9 @@ def to_svg(model, state: Optional[State] = None, legend: bool = True, title: str
         else:
             stroke = f'stroke="{PALETTE["edge"]}" stroke-width="1.4" marker-end="url(#agt-arrow)"'
         parts.append(f'<path d="{e["path"]}" fill="none" {stroke}/>')
-        if grad:
-            labels.append(f'<text x="{e["lx"]:g}" y="{e["ly"] - 4:g}" text-anchor="middle" font-size="11.5" '
-                          f'font-weight="700" fill="{PALETTE["grad"]}" stroke="#ffffff" stroke-width="3.5" '
-                          f'paint-order="stroke">{escape(_fit(grad, 18))}</text>')
+        if grad and e["lx"] is not None:
+            labels.append(f'<text class="agt-elabel" x="{e["lx"]:g}" y="{e["ly"]:g}" text-anchor="middle" font-size="11.5" '
+                          f'font-weight="700" fill="{PALETTE["grad"]}">{escape(label_text(grad))}</text>')
     for n in nodes:
         key = by_index[n["key"]]
         grad = state.grads.get(key) if state is not None else None
@@ -179,7 +179,7 @@ def to_svg(model, state: Optional[State] = None, legend: bool = True, title: str
         parts.append(node_svg(n, grad, saved, active))
     parts.extend(labels)
     if snap["hidden"]:
-        parts.append(f'<text x="12" y="{snap["height"] - 8:g}" font-size="11" fill="{PALETTE["muted"]}">'
+        parts.append(f'<text x="12" y="{snap["height"] + 12:g}" font-size="11" fill="{PALETTE["muted"]}">'
                      f"{snap['hidden']} repeated nodes collapsed (node budget {model.max_nodes})</text>")
     parts.append("</g></svg>")
     return "".join(parts)

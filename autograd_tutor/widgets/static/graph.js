@@ -14,7 +14,8 @@ const SVGNS = "http://www.w3.org/2000/svg";
 const SPEEDS = [0.5, 1, 2, 4];
 const KIND_NAMES = { leaf: "leaf", op: "result", constant: "constant", collapsed: "collapsed" };
 const DETAIL_SCALE = 0.3;    // below this zoom, nodes are shapes without text
-const MIN_START_SCALE = 0.35; // a larger graph opens at this zoom around its root, not squeezed to fit
+const START_SCALE = 1;       // a graph opens at full size (text 10 px and up): a larger one scrolls, never shrinks
+const MAX_STAGE = 560;       // the tallest the drawing gets before it pans
 const ICONS = {
   start: '<path d="M2 2h2.5v12H2zM14 2L5.5 8l8.5 6z"/>', back: '<path d="M12 2L4 8l8 6z"/>',
   play: '<path d="M4 2l9 6-9 6z"/>', pause: '<path d="M4 2h3v12H4zM9 2h3v12H9z"/>',
@@ -26,14 +27,24 @@ function esc(s) {
   return String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 }
 
+// As viz/boxes.py label_text: up to four numbers whole, a larger gradient cut (the node row has it whole).
+function labelText(v) {
+  return v.length <= 34 && !v.includes("…") ? v : fit(v, 18);
+}
+
 function fit(s, n) {
   s = String(s);
   return s.length <= n ? s : s.slice(0, n - 1) + "…";
 }
 
-// A line longer than a node is narrowed to fit it whole: torch's node names are read in full, never cut.
-function squeezed(s, w) {
-  return String(s).length > 22 ? ` textLength="${w - 10}" lengthAdjust="spacingAndGlyphs"` : "";
+// Python sized every box for its text (viz/boxes.py); a replay step's gradient can still be longer than the
+// one the box was sized for: it is narrowed to the room of its row, whole, never cut.
+function squeeze(text, room) {
+  text.removeAttribute("textLength");
+  if (text.getComputedTextLength && text.getComputedTextLength() > room) {
+    text.setAttribute("textLength", String(room));
+    text.setAttribute("lengthAdjust", "spacingAndGlyphs");
+  }
 }
 
 function el(tag, attrs = {}, text) {
@@ -49,7 +60,7 @@ function icon(name) {
 
 // ---------------------------------------------------------------- markup of one node / edge
 function nodeMarkup(n, detail) {
-  const w = n.w, h = n.h;
+  const w = n.w, h = n.h, t = n.top || 0;
   const cls = `agt-node agt-${n.kind}${n.root ? " agt-root-node" : ""}`;
   let shape;
   if (n.kind === "leaf") {
@@ -61,7 +72,7 @@ function nodeMarkup(n, detail) {
         `<rect class="agt-stack" x="3" y="3" width="${w}" height="${h}" rx="4"/>` : "";
     shape = stack + `<rect class="agt-shape" width="${w}" height="${h}" rx="4"/>`;
   }
-  const head = `<g class="${cls}" data-i="${n.key}" transform="translate(${n.x - w / 2},${n.y - h / 2})">` +
+  const head = `<g class="${cls}" data-i="${n.key}" style="transform:translate(${n.x - w / 2}px,${n.y - h / 2}px)">` +
     `<rect class="agt-focus" x="-5" y="-5" width="${w + 10}" height="${h + 10}" rx="8"/>` + shape;
   if (!detail) return head + "<title></title></g>";
   const label = n.label + (n.hidden && n.kind !== "collapsed" ? ` ×${n.hidden + 1}` : "");
@@ -69,10 +80,10 @@ function nodeMarkup(n, detail) {
     ? `<text class="agt-saved" x="${w / 2}" y="${h - 6}"><tspan class="agt-sword">saved:</tspan> ` +
       n.saved.map((s) => `<tspan>${esc(s)}</tspan>`).join(" ") + "</text>" : "";
   return head +
-    `<text class="agt-label" x="${w / 2}" y="17">${esc(fit(label, 20))}</text>` +
-    (n.sub ? `<text class="agt-sub" x="${w / 2}" y="30"${squeezed(n.sub, w)}>${esc(n.sub)}</text>` : "") +
-    (n.value ? `<text class="agt-value" x="${w / 2}" y="44">${esc(fit(n.value, 24))}</text>` : "") +
-    `<text class="agt-grad" x="${w / 2}" y="57"></text>` + saved + `<title></title></g>`;
+    `<text class="agt-label" x="${w / 2}" y="${t + 17}">${esc(label)}</text>` +
+    (n.sub ? `<text class="agt-sub" x="${w / 2}" y="${t + 30}">${esc(n.sub)}</text>` : "") +
+    (n.value ? `<text class="agt-value" x="${w / 2}" y="${t + 44}">${esc(n.value)}</text>` : "") +
+    `<text class="agt-grad" x="${w / 2}" y="${t + 57}"></text>` + saved + `<title></title></g>`;
 }
 
 function edgeMarkup(e, i) {
@@ -222,8 +233,9 @@ function render({ model, el: host }) {
     if (rec.painted === key) return;
     rec.painted = key;
     if (rec.grad) {
-      rec.grad.textContent = grad !== "None" ? fit(`grad ${grad}`, 24) : n.kind === "leaf" ? "grad None" : "";
+      rec.grad.textContent = grad !== "None" ? `grad ${grad}` : n.kind === "leaf" ? "grad None" : "";
       rec.grad.classList.toggle("agt-none", grad === "None");
+      if (grad !== "None" && grad !== n.grad) squeeze(rec.grad, n.room);
     }
     if (rec.word) rec.word.textContent = state === "freed" ? "freed:" : state === "kept" ? "kept:" : "saved:";
     rec.g.classList.toggle("agt-freed", state === "freed");
@@ -248,7 +260,7 @@ function render({ model, el: host }) {
     rec.path.firstChild.textContent = (v ? `gradient ${v}` : e.tracked ? "gradient path" : "no gradient") +
       (local ? `; local derivative ${local}` : "");
     if (rec.label) {
-      rec.label.textContent = fit(v, 18);
+      rec.label.textContent = labelText(v);
       rec.label.classList.toggle("agt-current", current);
     }
   }
@@ -320,10 +332,10 @@ function render({ model, el: host }) {
       paths.forEach((path, k) => {
         const i = newEdges[k], e = graph.edges[i];
         let label = null;
-        if (detailed) {
+        if (detailed && e.lx !== null) {  // an edge label is a box of its own in the layout, above its edge
           label = document.createElementNS(SVGNS, "text");
           label.setAttribute("class", "agt-elabel");
-          label.setAttribute("x", e.lx); label.setAttribute("y", e.ly - 4);
+          label.setAttribute("x", e.lx); label.setAttribute("y", e.ly);
           labels.push(label);
         }
         const rec = { path, label, painted: null };
@@ -346,10 +358,14 @@ function render({ model, el: host }) {
     const g = JSON.parse(model.get("graph_json") || "{}");
     const nodes = g.nodes || [], edges = g.edges || [];
     const reset = nodes.length < graph.nodes.length || edges.length < graph.edges.length;
-    const changed = [];
+    const changed = [], moved = [];
+    const unplaced = (n) => JSON.stringify({ ...n, x: 0, y: 0 });
     nodes.forEach((n, i) => {
       const json = JSON.stringify(n);
-      if (nodeJson[i] !== json) { if (i < nodeJson.length) changed.push(i); nodeJson[i] = json; }
+      if (nodeJson[i] !== json) {
+        if (i < nodeJson.length) (unplaced(JSON.parse(nodeJson[i])) === unplaced(n) ? moved : changed).push(i);
+        nodeJson[i] = json;
+      }
     });
     nodeJson.length = nodes.length;
     const oldEdges = graph.edges;
@@ -362,10 +378,15 @@ function render({ model, el: host }) {
         const rec = nodeEls.get(i);
         if (rec) { rec.g.remove(); nodeEls.delete(i); }
       }
+      for (const i of moved) {  // the layout moved it (the graph grew): it glides there (CSS transition)
+        const rec = nodeEls.get(i), n = nodes[i];
+        if (rec) rec.g.style.transform = `translate(${n.x - n.w / 2}px,${n.y - n.h / 2}px)`;
+      }
       for (const [i, rec] of edgeEls) {  // an edge was re-routed around a new node
         if (oldEdges[i] && oldEdges[i].path !== edges[i].path) {
           rec.path.setAttribute("d", edges[i].path);
-          rec.label?.setAttribute("x", edges[i].lx); rec.label?.setAttribute("y", edges[i].ly - 4);
+          rec.label?.setAttribute("x", edges[i].lx); rec.label?.setAttribute("y", edges[i].ly);
+          rec.path.classList.remove("agt-moved"); void rec.path.getBBox(); rec.path.classList.add("agt-moved");
         }
       }
     }
@@ -484,10 +505,9 @@ function render({ model, el: host }) {
   function stageSize() {  // [width, height, scale that fits the whole graph]; the stage is no taller than needed
     const width = stage.clientWidth || 800;
     const gw = Math.max(graph.width, 1), gh = Math.max(graph.height, 1);
-    const byWidth = Math.min(1, width / gw);
-    const height = Math.max(150, Math.min(gh * Math.max(byWidth, MIN_START_SCALE), 520));
+    const height = Math.max(150, Math.min(gh * START_SCALE, MAX_STAGE));
     svg.style.height = `${height}px`;
-    return [width, height, Math.min(byWidth, height / gh)];
+    return [width, height, Math.min(width / gw, height / gh)];
   }
 
   function fitView() {  // the whole graph, however small it gets
@@ -496,12 +516,27 @@ function render({ model, el: host }) {
     userView = false;
   }
 
-  function startView() {  // the whole graph if it is readable, else a readable part around its root
+  function startView() {  // full size (text 10 px and up); a graph larger than the stage opens on its result
     const [width, height, scale] = stageSize();
-    if (scale >= MIN_START_SCALE || !graph.nodes.length) { fitView(); return; }
+    if (scale >= START_SCALE || !graph.nodes.length) {
+      setView({ x: 0, y: 0, w: width / START_SCALE, h: height / START_SCALE });
+      return;
+    }
     const focus = graph.nodes.find((n) => n.root) || graph.nodes[graph.nodes.length - 1];
-    const w = width / MIN_START_SCALE, h = height / MIN_START_SCALE;
-    setView({ x: Math.max(0, focus.x + 110 - w), y: Math.max(0, focus.y - h / 2), w, h });
+    const w = width / START_SCALE, h = height / START_SCALE;
+    const x = Math.max(0, Math.min(focus.x + focus.w / 2 + 40 - w, graph.width - w));
+    setView({ x, y: Math.max(0, Math.min(focus.y - h / 2, graph.height - h)), w, h });
+  }
+
+  function focusPoint() {  // what a zoom button zooms around: the replay's node, else the node nearest the centre
+    if (st.active >= 0) { const n = graph.nodes[st.active]; return [n.x, n.y]; }
+    const cx = view.x + view.w / 2, cy = view.y + view.h / 2;
+    let best = null, dist = Infinity;
+    for (const n of graph.nodes) {
+      const d = (n.x - cx) ** 2 + (n.y - cy) ** 2;
+      if (d < dist) { dist = d; best = n; }
+    }
+    return best && inView(best.x, best.y, best.x, best.y, view) ? [best.x, best.y] : [cx, cy];
   }
 
   function follow(n) {  // keep the active node of the replay in sight
@@ -509,10 +544,12 @@ function render({ model, el: host }) {
     setView({ ...view, x: n.x - view.w / 2, y: n.y - view.h / 2 });
   }
 
-  function zoom(factor, cx, cy) {
+  function zoom(factor, cx, cy) {  // around (cx, cy), which stays where it is; buttons: around the focus, centred
     const w = view.w / factor, h = view.h / factor;
-    cx = cx ?? view.x + view.w / 2; cy = cy ?? view.y + view.h / 2;
-    setView({ x: cx - (cx - view.x) / factor, y: cy - (cy - view.y) / factor, w, h });
+    if (cx === undefined) {
+      [cx, cy] = focusPoint();
+      setView({ x: cx - w / 2, y: cy - h / 2, w, h });
+    } else setView({ x: cx - (cx - view.x) / factor, y: cy - (cy - view.y) / factor, w, h });
     userView = true;
   }
 

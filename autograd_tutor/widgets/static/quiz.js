@@ -5,7 +5,7 @@
 
 const MARK_ORDER = ["leaf_grad", "leaf_nograd", "nonleaf"];
 const MARK_SHORT = { leaf_grad: "leaf · grad", leaf_nograd: "leaf · no grad", nonleaf: "non-leaf" };
-const NODE_W = 104, NODE_H = 46, COL = 150, ROW = 62, PAD = 16, OFF_GAP = 40;
+const NODE_W = 104, NODE_H = 46, PAD = 16, OFF_GAP = 40;  // NODE_W, NODE_H: as in quiz/model.py
 const SVG_NS = "http://www.w3.org/2000/svg";
 let viewCount = 0;
 
@@ -151,45 +151,36 @@ function render({ model, el }) {
     const marks = drafts[q.id] || (drafts[q.id] = {});
     const nodes = q.diagram.nodes, edges = q.diagram.edges;
     const onGraph = nodes.filter((n) => !n.off), off = nodes.filter((n) => n.off);
-    const layers = Math.max(0, ...onGraph.map((n) => n.layer)) + 1;
-    const rows = Math.max(0, ...onGraph.map((n) => n.row)) + 1;
-    const offTop = PAD + rows * ROW + (off.length ? OFF_GAP : 0);
-    const byId = Object.fromEntries(nodes.map((n) => [n.id, n]));
-    // An edge that skips layers arcs over the nodes between its ends; make room above the top row for it.
-    const lift = (a, b) => (NODE_H / 2 + 12) / 0.75 + 12 * (byId[b].layer - byId[a].layer - 2);
-    const isLong = (a, b) => byId[b].layer - byId[a].layer > 1;
-    const top = Math.max(0, ...edges.filter(([a, b]) => isLong(a, b))
-      .map(([a, b]) => 0.75 * lift(a, b) - NODE_H / 2 - Math.min(byId[a].row, byId[b].row) * ROW));
+    // Python laid the graph out (the drawings' layered layout: quiz/model.py); tensors not reached by backward
+    // go in a row under it.
+    const offTop = q.diagram.height + (off.length ? OFF_GAP - PAD : 0);
     const pos = {};
-    for (const n of onGraph) pos[n.id] = { x: PAD + n.layer * COL, y: PAD + top + n.row * ROW };
-    for (const n of off) pos[n.id] = { x: PAD + n.row * (NODE_W + 24), y: top + offTop };
-    const width = Math.max(PAD * 2 + (layers - 1) * COL + NODE_W, PAD * 2 + off.length * (NODE_W + 24));
-    const height = top + (off.length ? offTop + NODE_H : PAD + (rows - 1) * ROW + NODE_H) + PAD;
+    for (const n of onGraph) pos[n.id] = { x: q.diagram.at[n.id][0], y: q.diagram.at[n.id][1] };
+    for (const n of off) pos[n.id] = { x: PAD + n.row * (NODE_W + 24), y: offTop };
+    const width = Math.max(q.diagram.width, PAD * 2 + off.length * (NODE_W + 24));
+    const height = off.length ? offTop + NODE_H + PAD : q.diagram.height;
     const helpId = `${uid}-${q.id}-help`;
     const svg = s("svg", { class: "agt-quiz-diagram", viewBox: `0 0 ${width} ${height}`, width, height,
       role: "group", "aria-label": "Graph of tensors to classify", "aria-describedby": helpId });
     svg.append(s("defs", {}, s("marker", { id: `${uid}-arrow`, viewBox: "0 0 10 10", refX: 9, refY: 5,
       markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" },
     s("path", { d: "M 0 0 L 10 5 L 0 10 z", class: "agt-quiz-arrowhead" }))));
-    for (const [a, b, count] of edges) {
-      const p = pos[a], r = pos[b];
-      const x1 = p.x + NODE_W, y1 = p.y + NODE_H / 2, x2 = r.x - 2, y2 = r.y + NODE_H / 2, mx = (x1 + x2) / 2;
-      const peak = Math.min(y1, y2) - lift(a, b);
-      const d = isLong(a, b) ? `M ${x1} ${y1} C ${x1 + 50} ${peak}, ${x2 - 50} ${peak}, ${x2} ${y2}`
-        : `M ${x1} ${y1} C ${mx} ${y1}, ${mx} ${y2}, ${x2} ${y2}`;
+    edges.forEach(([a, b, count], i) => {
+      const d = q.diagram.paths[i];
+      if (!d) return;
       svg.append(s("path", { class: "agt-quiz-edge-halo", d }));
       svg.append(s("path", { class: "agt-quiz-edge", d, "marker-end": `url(#${uid}-arrow)` }));
-      if (count > 1) {
-        const ly = isLong(a, b) ? Math.min(y1, y2) - 0.75 * lift(a, b) - 4 : (y1 + y2) / 2 - 6;
-        const label = s("text", { class: "agt-quiz-edge-count", x: mx, y: ly, "text-anchor": "middle" });
+      const at = q.diagram.counts[i];
+      if (count > 1 && at) {
+        const label = s("text", { class: "agt-quiz-edge-count", x: at[0], y: at[1], "text-anchor": "middle" });
         label.textContent = `\u00d7${count}`;
         svg.append(label);
       }
-    }
+    });
     if (off.length) {
-      const rule = top + offTop - OFF_GAP / 2 - 4;
+      const rule = offTop - OFF_GAP / 2 - 4;
       svg.append(s("line", { class: "agt-quiz-off-rule", x1: PAD / 2, x2: width - PAD / 2, y1: rule, y2: rule }));
-      const cap = s("text", { class: "agt-quiz-off-caption", x: PAD / 2, y: top + offTop - 8 });
+      const cap = s("text", { class: "agt-quiz-off-caption", x: PAD / 2, y: offTop - 8 });
       cap.textContent = "Not reached by backward";
       svg.append(cap);
     }

@@ -1,0 +1,97 @@
+"""The geometry of the static SVG on a suite of graphs (tests/viz_suite.py), measured the way a reader sees it.
+
+For each graph the SVG is parsed and measured: no edge passes through a node box, every text fits inside its
+box (a pill's rounded ends included; widths from matplotlib's FreeType, not from our table), no two texts
+overlap and no edge label covers a node or an edge, nothing lies outside the viewBox, and there are no more
+crossings than Graphviz ``dot`` draws on the same nodes (same box sizes) and edges, each edge entering its
+input's port. dot is not a test dependency: its counts were measured by ``python benchmarks/viz.py --only 6
+--write-dot`` and committed in tests/data/dot_geometry.json; the test checks that they belong to the same
+graphs (node and edge counts).
+"""
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+import viz_suite  # noqa: E402
+
+from autograd_tutor.viz import metrics, to_svg  # noqa: E402
+
+DOT = json.loads((Path(__file__).parent / "data" / "dot_geometry.json").read_text())
+
+
+def test_the_suite_has_what_the_issue_asks_for():
+    assert len(viz_suite.SUITE) >= 10
+    sizes = {name: viz_suite.build(name)[0] for name in ("random_dag", "skip_connection")}
+    assert len(sizes["random_dag"].visible) >= 50
+    assert len(sizes["skip_connection"].visible) >= 30  # a skip over 16 ops and their constants
+
+
+@pytest.mark.parametrize("name", list(viz_suite.SUITE))
+def test_static_svg_geometry(name):
+    model, _ = viz_suite.build(name)
+    counts = viz_suite.measure_svg(to_svg(model))
+    details = counts.pop("details")
+    assert counts["through_nodes"] == 0
+    assert counts["overflows"] == 0, details["overflows"]
+    assert counts["overlaps"] == 0, details["overlaps"]
+    assert counts["outside"] == 0
+    dot = DOT[name]
+    assert (counts["nodes"], counts["edges"]) == (dot["nodes"], dot["edges"])  # the graph dot was given
+    assert counts["crossings"] <= dot["crossings"], (counts["crossings"], dot)
+
+
+def test_the_ruler_sees_broken_drawings():
+    """The measurement is not blind: a node moved onto another, an edge through a box, a text too wide."""
+    model, _ = viz_suite.build("flagship")
+    svg = to_svg(model)
+    snap = model.snapshot()
+    a, mul = snap["nodes"][0], snap["nodes"][2]
+    moved = svg.replace(f'translate({mul["x"] - mul["w"] / 2:g},{mul["y"] - mul["h"] / 2:g})',
+                        f'translate({a["x"] - a["w"] / 2 + 20:g},{a["y"] - a["h"] / 2:g})')
+    counts = viz_suite.measure_svg(moved)
+    assert counts["through_nodes"] > 0 and counts["overlaps"] > 0
+    wide = svg.replace(">MulBackward0<", ">MulBackward0MulBackward0<")
+    assert viz_suite.measure_svg(wide)["overflows"] == 1
+
+
+def test_the_font_table_is_the_fonts():
+    """The widths the layout sizes boxes with are DejaVu Sans's own, read again with matplotlib."""
+    for text in ("MaxPool2DWithIndicesBackward0", "grad [45, 54, 81, 90]", "model.0.weight", "-0.0000"):
+        for bold in (False, True):
+            ours = metrics.text_width(text, 12, bold)
+            assert abs(ours - viz_suite.text_width(text, 12, bold)) <= 0.03 * ours + 1
+
+
+def test_whole_texts_are_shown():
+    for name, wanted in (("max_pool", "MaxPool2DWithIndicesBackward0"), ("four_numbers", "grad [45, 54, 81, 90]")):
+        model, _ = viz_suite.build(name)
+        assert f">{wanted}<" in to_svg(model)
+
+
+def _quiz_diagrams():
+    from autograd_tutor.quiz import bank_names, load_bank
+    from autograd_tutor.widgets import QuizWidget
+    found = [q.diagram for name in bank_names() for q in load_bank(name).questions if q.kind == "classify"]
+    loss, _ = viz_suite.mlp_step()
+    found += [q.diagram for q in QuizWidget.from_tensor(loss).quiz.questions if q.kind == "classify"]
+    return found
+
+
+def test_quiz_diagrams_use_the_layout_and_no_edge_runs_through_a_tensor():
+    """The "classify the tensors" diagrams are laid out by the drawings' layout: an edge only touches its ends
+    (a diagram once drew ``b -> y`` through ``z``)."""
+    from autograd_tutor.quiz.model import NODE_H, NODE_W
+    diagrams = _quiz_diagrams()
+    assert diagrams
+    for d in diagrams:
+        boxes = {i: (x, y, x + NODE_W, y + NODE_H) for i, (x, y) in d["at"].items()}
+        for (a, b, _), path in zip(d["edges"], d["paths"]):
+            if a not in boxes or b not in boxes:
+                continue
+            line = viz_suite.cubic_points(path)
+            others = [box for i, box in boxes.items() if i not in (a, b)]
+            assert viz_suite.through_nodes([line], others) == 0, (a, b)
+            assert all(0 <= x <= d["width"] and 0 <= y <= d["height"] for x, y in line)

@@ -1,0 +1,397 @@
+"""Graphs to lay out and a ruler for drawings: shared by tests/test_viz_geometry.py and benchmarks/viz.py.
+
+``SUITE`` maps a name to a function returning ``(tensor, namespace)``. :func:`measure_svg` parses one of our
+static SVGs and counts what a reader would call a broken drawing; :func:`dot_drawing` lays the same nodes and
+edges out with Graphviz ``dot`` (same box sizes, left to right) and :func:`measure_boxes` counts its crossings
+and edges through boxes the same way. Text widths here come from matplotlib's own FreeType measurement of
+DejaVu Sans (kerning included), not from the table the layout uses, so the two check each other.
+"""
+from __future__ import annotations
+
+import math
+import random
+import re
+import subprocess
+import xml.etree.ElementTree as ET
+
+import numpy as np
+
+import autograd_tutor as torch
+from autograd_tutor import nn
+from autograd_tutor.nn import functional as F
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+# ------------------------------------------------------------------------------------------ the graphs
+def chain():
+    x = torch.tensor(0.5, requires_grad=True)
+    y = x
+    for f in ("exp", "sin", "tanh", "sigmoid", "cos", "exp", "log", "sqrt"):
+        y = getattr(y, f)() if f not in ("log", "sqrt") else getattr((y * y + 1), f)()
+    return y, {"x": x, "y": y}
+
+
+def fan_in():
+    leaves = {n: torch.tensor(float(i + 1), requires_grad=True) for i, n in enumerate("abcdef")}
+    s = leaves["a"] + leaves["b"] + leaves["c"] + leaves["d"] + leaves["e"] + leaves["f"]
+    return s, dict(leaves, s=s)
+
+
+def square():
+    x = torch.tensor(-1.25, requires_grad=True)
+    y = x * x
+    y.backward()
+    return y, {"x": x, "y": y}
+
+
+def flagship():
+    a = torch.tensor(3.0, requires_grad=True)
+    b = torch.tensor(4.0, requires_grad=True)
+    d = a * b + a
+    d.backward()
+    return d, {"a": a, "b": b, "d": d}
+
+
+def split():
+    x = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+    p, q = x.split(2)
+    loss = (p * q).sum() + p.sum()
+    loss.backward()
+    return loss, {"x": x, "loss": loss}
+
+
+def mlp_step():
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(2, 16), nn.Tanh(), nn.Linear(16, 16), nn.Tanh(), nn.Linear(16, 1))
+    X, Y = torch.randn(4, 2), torch.randn(4, 1)
+    loss = nn.MSELoss()(model(X), Y)
+    loss.backward()
+    return loss, {"model": model, "X": X, "Y": Y, "loss": loss}
+
+
+def cnn_step():
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Conv2d(1, 2, 3), nn.ReLU(), nn.MaxPool2d(2), nn.Flatten(), nn.Linear(18, 2))
+    X = torch.randn(16, 1, 8, 8)
+    Y = torch.tensor([i % 2 for i in range(16)])
+    loss = nn.CrossEntropyLoss()(model(X), Y)
+    loss.backward()
+    return loss, {"model": model, "X": X, "Y": Y, "loss": loss}
+
+
+def skip_connection():
+    x = torch.tensor(0.3, requires_grad=True)
+    y = x
+    for i in range(16):
+        y = (y * 1.1).tanh() if i % 2 else y.sin()
+    out = y + x
+    out.backward()
+    return out, {"x": x, "out": out}
+
+
+def random_dag(n_ops: int = 48, seed: int = 3):
+    """Random binary and unary ops over earlier results; every result is used (the loose ends are summed)."""
+    rng = random.Random(seed)
+    values = [torch.tensor(0.1 * (i + 1), requires_grad=True) for i in range(8)]
+    used = set()
+    for _ in range(n_ops):
+        kind = rng.random()
+        i = rng.randrange(len(values))
+        a = values[i]
+        used.add(i)
+        if kind < 0.5:
+            j = max(0, len(values) - 1 - rng.randrange(6))
+            used.add(j)
+            values.append(a * values[j] if kind < 0.25 else a + values[j])
+        else:
+            values.append(a.tanh() if kind < 0.75 else a.sin())
+    out = values[-1]
+    for i in range(len(values) - 2, -1, -1):
+        if i not in used:
+            out = out + values[i]
+    out.backward()
+    return out, {"out": out}
+
+
+def constants():
+    x = torch.tensor(2.0, requires_grad=True)
+    c = torch.tensor(3.0)
+    y = (x * 2 + c) / 4 - x ** 2 + 7
+    y.backward()
+    return y, {"x": x, "c": c, "y": y}
+
+
+def four_numbers():
+    w = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+    k = torch.tensor([45.0, 54.0, 81.0, 90.0])
+    loss = (w * k).sum()
+    loss.backward()
+    return loss, {"w": w, "k": k, "loss": loss}
+
+
+def max_pool():
+    a = torch.arange(16.0).reshape(1, 1, 4, 4).requires_grad_()
+    p = F.max_pool2d(a, 2)
+    s = p.sum()
+    s.backward()
+    return s, {"a": a, "p": p, "s": s}
+
+
+SUITE = {f.__name__: f for f in (chain, fan_in, square, flagship, split, mlp_step, cnn_step, skip_connection,
+                                  random_dag, constants, four_numbers, max_pool)}
+
+
+# ------------------------------------------------------------------------------------------ measuring text
+_FONTS = {}
+
+
+def text_width(text: str, size: float, bold: bool) -> float:
+    """matplotlib's FreeType width of ``text`` in DejaVu Sans at ``size`` px (kerning included)."""
+    from matplotlib import font_manager
+    from matplotlib.ft2font import FT2Font, LoadFlags
+    font = _FONTS.get(bold)
+    if font is None:
+        path = font_manager.findfont(font_manager.FontProperties(family="DejaVu Sans",
+                                                                 weight="bold" if bold else "normal"))
+        font = _FONTS[bold] = FT2Font(path)
+    font.set_size(size, 72)  # 72 dpi: one point is one pixel
+    font.set_text(text, 0.0, flags=LoadFlags.NO_HINTING)
+    return font.get_width_height()[0] / 64
+
+
+ASCENT, DESCENT = 0.928, 0.236  # DejaVu Sans, in em
+
+
+# ------------------------------------------------------------------------------------------ geometry helpers
+def cubic_points(path: str, per: int = 12) -> list:
+    """Points along an SVG path made of M and C commands."""
+    nums = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?(?:e-?\d+)?", path)]
+    pts = [(nums[0], nums[1])]
+    for i in range(2, len(nums) - 5, 6):
+        p0 = pts[-1]
+        p1, p2, p3 = (nums[i], nums[i + 1]), (nums[i + 2], nums[i + 3]), (nums[i + 4], nums[i + 5])
+        for k in range(1, per + 1):
+            t = k / per
+            u = 1 - t
+            pts.append(tuple(u ** 3 * a + 3 * u * u * t * b + 3 * u * t * t * c + t ** 3 * d
+                             for a, b, c, d in zip(p0, p1, p2, p3)))
+    return pts
+
+
+def _segments_cross(p, q, r, s) -> bool:
+    def orient(a, b, c):
+        return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+    d1, d2, d3, d4 = orient(r, s, p), orient(r, s, q), orient(p, q, r), orient(p, q, s)
+    return d1 * d2 < 0 and d3 * d4 < 0
+
+
+def _inside(pt, box, shrink: float = 1.0) -> bool:
+    x0, y0, x1, y1 = box
+    return x0 + shrink < pt[0] < x1 - shrink and y0 + shrink < pt[1] < y1 - shrink
+
+
+def _boxes_overlap(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def crossings(lines: list, ends: list, boxes: list, cell: float = 48) -> int:
+    """Pairs of edges whose polylines cross, not counting where they meet at a shared end box (segments are
+    bucketed in a grid, so only neighbours are compared)."""
+    grid = {}
+    for i, line in enumerate(lines):
+        for p, q in zip(line, line[1:]):
+            for gx in range(int(min(p[0], q[0]) // cell), int(max(p[0], q[0]) // cell) + 1):
+                for gy in range(int(min(p[1], q[1]) // cell), int(max(p[1], q[1]) // cell) + 1):
+                    grid.setdefault((gx, gy), []).append((i, p, q))
+    found = set()
+    for segs in grid.values():
+        for x in range(len(segs)):
+            i, p, q = segs[x]
+            for y in range(x + 1, len(segs)):
+                j, r, s = segs[y]
+                if i == j or (min(i, j), max(i, j)) in found or not _segments_cross(p, q, r, s):
+                    continue
+                shared = [boxes[k] for k in set(ends[i]) & set(ends[j])]
+                if not any(_inside(p, _grow(bx, 3), 0) for bx in shared):
+                    found.add((min(i, j), max(i, j)))
+    return len(found)
+
+
+def _grow(box, d):
+    return box[0] - d, box[1] - d, box[2] + d, box[3] + d
+
+
+def through_nodes(lines: list, boxes: list) -> int:
+    """Edges with a point strictly inside a box (1 px in from its outline)."""
+    return sum(any(_inside(p, b) for p in line for b in boxes) for line in lines)
+
+
+def measure_boxes(boxes: list, lines: list, ends: list) -> dict:
+    return {"crossings": crossings(lines, ends, boxes), "through_nodes": through_nodes(lines, boxes)}
+
+
+# ------------------------------------------------------------------------------------------ our SVG
+def _translate(el) -> tuple:
+    m = re.match(r"translate\(([-\d.e]+),([-\d.e]+)\)", el.get("transform", ""))
+    return (float(m.group(1)), float(m.group(2))) if m else (0.0, 0.0)
+
+
+def _text_box(t, dx: float, dy: float) -> tuple:
+    """The box (x0, y0, x1, y1) of a <text> with its tspans, and its string."""
+    text = "".join(t.itertext())
+    size = float(t.get("font-size"))
+    bold = t.get("font-weight") in ("600", "700", "bold")
+    width = float(t.get("textLength")) if t.get("textLength") else text_width(text, size, bold)
+    x, y = float(t.get("x", 0)) + dx, float(t.get("y", 0)) + dy
+    anchor = t.get("text-anchor", "start")
+    x0 = x - width / 2 if anchor == "middle" else x
+    return (x0, y - ASCENT * size, x0 + width, y + DESCENT * size), text
+
+
+def _shape_contains(shape, box) -> bool:
+    """Whether the text box lies inside a node's shape: its inner outline for a pill (rounded ends), the
+    rectangle (1 px in) otherwise."""
+    x0, y0, x1, y1, r = shape
+    for px, py in ((box[0], box[1]), (box[2], box[1]), (box[0], box[3]), (box[2], box[3])):
+        if not (x0 <= px <= x1 and y0 <= py <= y1):
+            return False
+        cx = min(max(px, x0 + r), x1 - r)
+        cy = min(max(py, y0 + r), y1 - r)
+        if (px - cx) ** 2 + (py - cy) ** 2 > r * r:
+            return False
+    return True
+
+
+def measure_svg(svg: str) -> dict:
+    """Counts on one of our static SVGs: crossings, edges through nodes, text overflows, overlapping texts
+    (texts with texts, edge labels with nodes and edges), and anything outside the viewBox."""
+    root = ET.fromstring(svg)
+    _, _, width, height = (float(v) for v in root.get("viewBox").split())
+    drawing = [g for g in root if g.tag == SVG + "g" and g.get("transform")][0]
+    ox, oy = _translate(drawing)
+    boxes, shapes, texts, lines, labels, outside = [], [], [], [], [], 0
+    for child in root:
+        if child.tag == SVG + "g" and child is not drawing:
+            for g in child.iter(SVG + "g"):
+                gx, gy = _translate(g)
+                for t in g.findall(SVG + "text"):
+                    box, _ = _text_box(t, gx, gy)
+                    outside += not (0 <= box[0] and box[2] <= width and 0 <= box[1] and box[3] <= height)
+    for el in drawing:
+        if el.tag == SVG + "path":
+            lines.append([(x + ox, y + oy) for x, y in cubic_points(el.get("d"))])
+        elif el.tag == SVG + "g":
+            gx, gy = _translate(el)
+            gx, gy = gx + ox, gy + oy
+            rects = [r for r in el.findall(SVG + "rect") if r.get("fill") != "none"]
+            front = rects[-1]
+            w, h = float(front.get("width")), float(front.get("height"))
+            reach = max(float(r.get("x", 0)) for r in rects)  # the shadow boxes of a folded node
+            boxes.append((gx, gy, gx + w + reach, gy + h + reach))
+            inner = [r for r in el.findall(SVG + "rect") if r.get("fill") == "none" and r.get("x") == "3.5"]
+            if inner:
+                r = inner[0]
+                shape = (gx + 3.5, gy + 3.5, gx + w - 3.5, gy + h - 3.5, float(r.get("rx")))
+            else:
+                shape = (gx + 1, gy + 1, gx + w - 1, gy + h - 1, 3)
+            for t in el.findall(SVG + "text"):
+                box, text = _text_box(t, gx, gy)
+                texts.append((box, text, len(boxes) - 1))
+                shapes.append((shape, box, text))
+        elif el.tag == SVG + "text":
+            box, text = _text_box(el, ox, oy)
+            labels.append((box, text))
+    overflows = [text for shape, box, text in shapes if not _shape_contains(shape, box)]
+    overlaps = []
+    every = [(b, t) for b, t, _ in texts] + labels
+    for i in range(len(every)):
+        for j in range(i + 1, len(every)):
+            if _boxes_overlap(every[i][0], every[j][0]):
+                overlaps.append((every[i][1], every[j][1]))
+    for box, text in labels:
+        overlaps += [(text, "a node") for b in boxes if _boxes_overlap(box, b)]
+        overlaps += [(text, "an edge") for line in lines if any(_inside(p, box, 0) for p in line)]
+    for b in boxes:
+        outside += not (0 <= b[0] and b[2] <= width and 0 <= b[1] and b[3] <= height)
+    for box, _ in every:
+        outside += not (0 <= box[0] and box[2] <= width and 0 <= box[1] and box[3] <= height)
+    for line in lines:
+        outside += any(not (0 <= x <= width and 0 <= y <= height) for x, y in line)
+    ends = [_ends(line, boxes) for line in lines]
+    counts = measure_boxes(boxes, lines, ends)
+    counts.update(overflows=len(overflows), overlaps=len(overlaps), outside=outside,
+                  nodes=len(boxes), edges=len(lines))
+    counts["details"] = {"overflows": overflows, "overlaps": overlaps}
+    return counts
+
+
+def _ends(line: list, boxes: list) -> tuple:
+    """The boxes an edge starts and ends at (nearest to its first and last points)."""
+    def nearest(p):
+        return min(range(len(boxes)), key=lambda k: _distance(p, boxes[k]))
+    return nearest(line[0]), nearest(line[-1])
+
+
+def _distance(p, box) -> float:
+    dx = max(box[0] - p[0], 0, p[0] - box[2])
+    dy = max(box[1] - p[1], 0, p[1] - box[3])
+    return math.hypot(dx, dy)
+
+
+# ------------------------------------------------------------------------------------------ Graphviz dot
+def dot_source(snapshot: dict, ports: bool = True) -> str:
+    """The snapshot's nodes (same box sizes) and edges as DOT, left to right. With ``ports``, a node with
+    several inputs is a record with one field per input, top to bottom, and each edge enters its field (the
+    order we keep); without, dot may reorder them (as torchviz's drawings do)."""
+    inputs = {}
+    for e in snapshot["edges"]:
+        inputs[e["dst"]] = max(inputs.get(e["dst"], 0), e["pos"] + 1)
+    lines = ["digraph G {", "rankdir=LR;", 'node [shape=box, fixedsize=true, label=""];']
+    for n in snapshot["nodes"]:
+        k = inputs.get(n["key"], 0) if ports else 0
+        record = f', shape=record, label="{"|".join(f"<p{i}>" for i in range(k))}"' if k > 1 else ""
+        lines.append(f'n{n["key"]} [width={n["w"] / 72:.3f}, height={n["h"] / 72:.3f}{record}];')
+    for e in snapshot["edges"]:
+        port = f':p{e["pos"]}:w' if ports and inputs[e["dst"]] > 1 else ""
+        lines.append(f'n{e["src"]} -> n{e["dst"]}{port};')
+    lines.append("}")
+    return "\n".join(lines)
+
+
+def dot_drawing(snapshot: dict, ports: bool = True, timeout: float = 60) -> tuple:
+    """Run ``dot -Tplain``; return (boxes, polylines, ends) in pixels, y down."""
+    out = subprocess.run(["dot", "-Tplain"], input=dot_source(snapshot, ports), capture_output=True, text=True,
+                         timeout=timeout, check=True).stdout
+    rows = [line.split() for line in out.splitlines()]
+    height = float(rows[0][3]) * 72
+    boxes, index, lines, ends = [], {}, [], []
+    for r in rows:
+        if r[0] == "node":
+            x, y, w, h = (float(v) * 72 for v in r[2:6])
+            index[r[1]] = len(boxes)
+            boxes.append((x - w / 2, height - y - h / 2, x + w / 2, height - y + h / 2))
+    for r in rows:
+        if r[0] == "edge":
+            n = int(r[3])
+            ctrl = [(float(r[4 + 2 * k]) * 72, height - float(r[5 + 2 * k]) * 72) for k in range(n)]
+            d = f"M{ctrl[0][0]},{ctrl[0][1]}" + "".join(
+                f"C{a[0]},{a[1]} {b[0]},{b[1]} {c[0]},{c[1]}" for a, b, c in zip(ctrl[1::3], ctrl[2::3], ctrl[3::3]))
+            lines.append(cubic_points(d))
+            ends.append((index[r[1].split(":")[0]], index[r[2].split(":")[0]]))
+    return boxes, lines, ends
+
+
+def measure_dot(snapshot: dict, ports: bool = True) -> dict:
+    boxes, lines, ends = dot_drawing(snapshot, ports)
+    return measure_boxes(boxes, lines, ends)
+
+
+def build(name: str):
+    """(model, tensor) of a suite graph."""
+    from autograd_tutor.viz import GraphModel
+    tensor, namespace = SUITE[name]()
+    return GraphModel.from_tensor(tensor, namespace=namespace), tensor
+
+
+np.seterr(all="ignore")
