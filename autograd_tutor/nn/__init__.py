@@ -15,6 +15,7 @@ from . import functional, init, utils
 from .activation import SELU, Hardtanh, HuberLoss, KLDivLoss, LogSigmoid, Mish, ReLU6
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList
 from .conv import AvgPool2d, Conv1d, Conv2d, MaxPool1d, MaxPool2d
+from .dropout2d import Dropout2d
 from .module import Module
 from .modules import (ELU, GELU, BatchNorm1d, BatchNorm2d, BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, Dropout,
                       Embedding, Flatten, Identity, L1Loss, LayerNorm, LeakyReLU, Linear, LogSoftmax, MSELoss,
@@ -30,4 +31,4 @@ __all__ = ["Parameter", "Module", "Identity", "Linear", "Flatten", "Unflatten", 
            "Conv1d", "Conv2d", "MaxPool1d", "MaxPool2d", "AvgPool2d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d",
            "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AvgPool1d", "ConstantPad1d", "ConstantPad2d", "ZeroPad1d",
            "ZeroPad2d", "CosineSimilarity", "Hardtanh", "ReLU6", "LogSigmoid", "SELU", "Mish", "HuberLoss",
-           "KLDivLoss", "functional", "init", "utils"]
+           "KLDivLoss", "Dropout2d", "functional", "init", "utils"]
