@@ -1,5 +1,6 @@
-"""``torch.autograd.Variable`` (the pre-0.4 wrapper, a no-op) and ``nn.Dropout2d`` (channel dropout), run in torch
-and in autograd_tutor: values, masks after the same seed, gradients, graphs, warnings and errors compared."""
+"""What older lessons use, run in torch and in autograd_tutor: ``torch.autograd.Variable`` (the pre-0.4 wrapper, a
+no-op), the typed constructors ``torch.FloatTensor`` & co, and ``nn.Dropout2d`` (channel dropout): values, masks
+after the same seed, gradients, graphs, warnings and errors compared."""
 import pytest
 
 pytest.importorskip("torch")
@@ -39,6 +40,40 @@ VARIABLE = {
         with expect(): Variable(torch.ones(1), 1, 2, 3, 4, 5)
         with expect(): Variable(torch.ones(2, dtype=torch.long), requires_grad=True)
         print(Variable(torch.ones(2, dtype=torch.long)))
+    """,
+}
+
+TYPED = {
+    "data-shapes-and-empty": """
+        print(torch.FloatTensor([[1, 2], [3, 4]]), torch.LongTensor([1.7, -1.7]), torch.FloatTensor([True, False]))
+        print(torch.FloatTensor((2, 3)), torch.FloatTensor(), torch.LongTensor())
+        print(torch.FloatTensor(2, 3).shape, torch.FloatTensor(torch.Size([4])).shape, torch.IntTensor(0))
+        print(torch.DoubleTensor([1]).dtype, torch.HalfTensor([1]).dtype, torch.IntTensor([1]).dtype,
+              torch.ShortTensor([1]).dtype, torch.CharTensor([1]).dtype, torch.ByteTensor([1]).dtype,
+              torch.BoolTensor([1, 0]), torch.FloatTensor([1.], device="cpu"))
+        print(torch.FloatTensor(torch.ones(2, 2).numpy()))
+    """,
+    "from-a-tensor-shares-data": """
+        t = torch.tensor([1., 2.])
+        a = torch.FloatTensor(t)
+        a.add_(1)
+        print(t, a is t, a.requires_grad)
+    """,
+    "isinstance-by-dtype": """
+        t = torch.tensor([1., 2.])
+        print(isinstance(t, torch.FloatTensor), isinstance(t, torch.LongTensor),
+              isinstance(torch.nn.Parameter(t), torch.FloatTensor), isinstance(t.long(), torch.LongTensor))
+        print(torch.FloatTensor, torch.LongTensor.__name__, torch.FloatTensor.dtype, torch.DoubleTensor.is_cuda)
+        print(type(torch.FloatTensor([1.])).__name__)
+    """,
+    "errors": """
+        with expect(): torch.FloatTensor(torch.tensor([1, 2]))
+        with expect(): torch.LongTensor(torch.tensor([1., 2.]))
+        with expect(): torch.FloatTensor(3.5)
+        with expect(): torch.FloatTensor(2, "a")
+        with expect(): torch.FloatTensor(-1)
+        with expect(): torch.FloatTensor([1.], dtype=torch.float64)
+        with expect(): torch.FloatTensor([1.], requires_grad=True)
     """,
 }
 
@@ -84,6 +119,11 @@ DROPOUT2D = {
 @pytest.mark.parametrize("name", VARIABLE)
 def test_variable(conform, name):
     conform(VARIABLE[name])
+
+
+@pytest.mark.parametrize("name", TYPED)
+def test_typed_constructors(conform, name):
+    conform(TYPED[name])
 
 
 @pytest.mark.parametrize("name", DROPOUT2D)
