@@ -35,6 +35,7 @@ test: $(STAMP) chromium
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/viz.py
+	$(BIN)/python benchmarks/training_loops.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info
