@@ -22,7 +22,7 @@ class TinyCNN(nn.Module):
         self.conv1 = nn.Conv2d(1, 4, kernel_size=3, padding=1)
         self.conv2 = nn.Conv2d(4, 8, kernel_size=3)
         self.drop = nn.Dropout2d(0.25)
-        self.fc = nn.Linear(8 * 4 * 4, 2)
+        self.fc = nn.Linear(8 * 3 * 3, 2)
 
     def forward(self, x):
         x = F.max_pool2d(F.relu(self.conv1(x)), 2)
