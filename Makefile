@@ -47,6 +47,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/viz.py
 	$(BIN)/python benchmarks/hostile_input.py
+	$(BIN)/python benchmarks/training_loops.py
 
 clean:
 	rm -rf $(VENV) $(LITE) build *.egg-info

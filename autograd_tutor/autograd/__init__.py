@@ -14,9 +14,10 @@ from .custom import Function
 from .engine import backward, grad
 from .grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 from .gradcheck import gradcheck  # as in torch, the function hides its module (GradcheckError lives there)
+from .variable import Variable  # the pre-0.4 wrapper, a no-op as in torch
 
 __all__ = ["Function", "backward", "grad", "graph", "functional", "gradcheck", "no_grad", "enable_grad",
-           "set_grad_enabled", "inference_mode", "detect_anomaly", "set_detect_anomaly"]
+           "set_grad_enabled", "inference_mode", "detect_anomaly", "set_detect_anomaly", "Variable"]
 
 # torch computes inf and nan silently, NumPy warns ("overflow encountered in multiply"): silence those warnings
 # where the engine's own lines raise them, so that `x * x` of a huge x prints what torch prints. A learner's own

@@ -190,6 +190,8 @@ def _values_differ(actual: list, expected: list) -> str:
 kernels = _kernels()
 
 
+
+
 @pytest.fixture
 def harness():
     """The harness's own parts, for its tests (pytest may import this file under another name than ``conftest``)."""

@@ -20,7 +20,7 @@ from .batchnorm import BatchNorm1d, BatchNorm2d
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .conv import Conv1d, Conv2d
 from .distance import CosineSimilarity
-from .dropout import Dropout
+from .dropout import Dropout, Dropout2d
 from .flatten import Flatten, Unflatten
 from .linear import Identity, Linear
 from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss, L1Loss, MSELoss, NLLLoss,
@@ -34,7 +34,7 @@ from .sparse import Embedding
 
 __all__ = ["ReLU", "LeakyReLU", "GELU", "SiLU", "Softplus", "ELU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax",
            "Hardtanh", "ReLU6", "LogSigmoid", "SELU", "Mish", "BatchNorm1d", "BatchNorm2d", "Sequential", "ModuleList",
-           "ModuleDict", "ParameterList", "ParameterDict", "Conv1d", "Conv2d", "CosineSimilarity", "Dropout", "Flatten",
+           "ModuleDict", "ParameterList", "ParameterDict", "Conv1d", "Conv2d", "CosineSimilarity", "Dropout", "Dropout2d", "Flatten",
            "Unflatten", "Identity", "Linear", "MSELoss", "NLLLoss", "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss",
            "L1Loss", "SmoothL1Loss", "HuberLoss", "KLDivLoss", "Module", "LayerNorm", "ConstantPad2d", "ConstantPad1d",
            "ZeroPad2d", "ZeroPad1d", "MaxPool2d", "MaxPool1d", "AvgPool2d", "AdaptiveAvgPool2d", "AdaptiveAvgPool1d",
