@@ -38,9 +38,6 @@ WORKERS = 3
 XFAIL = {
     "blitz_tensors": "out= keyword: torch.matmul(tensor, tensor.T, out=y3) raises TypeError (Tensor.matmul() got an "
                      "unexpected keyword argument 'out'); then torch.mul(..., out=)",
-    "course_tiny_cnn": "nn.Conv2d's output is not contiguous here (strides of a transposed array), so "
-                       "x.view(x.size(0), -1) after conv2 (+ ReLU, Dropout2d) raises RuntimeError 'view size is not "
-                       "compatible with input tensor's size and stride'; torch's conv output is contiguous",
     "d2l_parameters": "type(net[2].bias) prints <class 'autograd_tutor.nn.parameter.Parameter'>, torch "
                       "<class 'torch.nn.parameter.Parameter'> (an internal module path)",
     "d2l_softmax_scratch": "indexing with a Python range, y_hat[range(len(y_hat)), y], raises IndexError",

@@ -255,3 +255,16 @@ def test_error(conform, expr):
             y = {expr}
             print(y.shape)
     """)
+
+
+def test_conv_output_is_laid_out_as_torch(conform):
+    """A conv's output is contiguous NCHW, as torch's: ``x.view(x.size(0), -1)`` right after it works (a corpus
+    program, a tiny CNN after a course notebook, stopped there)."""
+    conform("""
+        torch.manual_seed(0)
+        for conv, x in ((torch.nn.Conv2d(3, 4, 3, padding=1), torch.randn(2, 3, 8, 8)),
+                        (torch.nn.Conv2d(4, 6, 3, stride=2, groups=2), torch.randn(1, 4, 7, 7)),
+                        (torch.nn.Conv1d(3, 5, 2), torch.randn(2, 3, 6))):
+            y = conv(x)
+            print(y.stride(), y.is_contiguous(), y.view(y.size(0), -1).shape)
+    """)

@@ -101,7 +101,7 @@ class ConvolutionBackward0(Function):
         w = weight._data
         cols, out = _im2col(x._data, w.shape[2:], *conv)  # (N, G, L, C/G * K)
         y = cols @ w.reshape(groups, len(w) // groups, -1).transpose(0, 2, 1)  # (N, G, L, O/G)
-        y = y.transpose(0, 1, 3, 2).reshape((len(y), len(w)) + out)
+        y = np.ascontiguousarray(y.transpose(0, 1, 3, 2)).reshape((len(y), len(w)) + out)  # NCHW in memory, as torch
         if has_bias:
             y += bias._data.reshape((-1,) + (1,) * len(out))
         return y
