@@ -245,6 +245,18 @@ def gathered_back(g, x: np.ndarray, dim: int, index):
     return _scatter_add(np.zeros(np.shape(x), g.dtype), dim, np.asarray(index), g)
 
 
+def scattered_back(g, shape: tuple, dim: int, idx: np.ndarray):
+    """The gradient of a selection (max/min along a dim, sort, topk): each g written at its ``idx`` along dim into
+    zeros of ``shape`` (torch's ``zeros.scatter(dim, indices, grad)``, recorded as ScatterBackward0 when g is a
+    Tensor)."""
+    if _is_tensor(g):
+        return ScatterBackward0.apply(Tensor._make(np.zeros(shape, g._data.dtype)), g, dim=dim,
+                                      index=Tensor._make(idx))
+    out = np.zeros(shape, g.dtype)
+    np.put_along_axis(out, idx, g, dim)
+    return out
+
+
 def _gather(d: np.ndarray, dim: int, index: np.ndarray) -> np.ndarray:
     """``d`` read at ``index`` along ``dim`` (a 0-dim ``d`` or ``index`` reads like a vector of one element)."""
     if not d.ndim or not index.ndim:

@@ -11,7 +11,7 @@ from ..dtypes import kind_name
 from ..function import Function
 from ..summation import numpy_sum, torch_sum
 from ..tensor import Tensor
-from .indexing import gathered_back, IndexPutBackward0, MaskedFillBackward1, ScatterBackward0
+from .indexing import gathered_back, IndexPutBackward0, MaskedFillBackward1, scattered_back
 from .numerics import _float, _is_tensor, _needs_array_only, _rounded
 
 __all__ = ["SumBackward0", "SumBackward1", "MeanBackward0", "MeanBackward1", "MaxBackward1", "MinBackward1",
@@ -183,12 +183,7 @@ class MaxBackward0(Function):
             return g
         if not ctx.keepdim:
             idx, g = np.expand_dims(idx, dim), (g.unsqueeze(dim) if _is_tensor(g) else np.expand_dims(g, dim))
-        if _is_tensor(g):
-            return ScatterBackward0.apply(Tensor._make(np.zeros(shape, g._data.dtype)), g, dim=dim,
-                                          index=Tensor._make(idx))
-        out = np.zeros(shape, g.dtype)
-        np.put_along_axis(out, idx, g, dim)
-        return out
+        return scattered_back(g, shape, dim, idx)
 
 
 class MinBackward0(MaxBackward0):

@@ -5,9 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..function import Function
-from ..tensor import Tensor
-from .indexing import ScatterBackward0
-from .numerics import _is_tensor
+from .indexing import scattered_back
 
 __all__ = ["sort_indices", "SortBackward0", "SortBackward1", "TopkBackward0", "Unique2Backward0", "UniqueDimBackward0",
            "UniqueConsecutiveBackward0"]
@@ -47,12 +45,7 @@ class SortBackward0(Function):
         shape, dim = ctx.self_sym_sizes, ctx.dim
         if not shape:
             return g
-        if _is_tensor(g):
-            return ScatterBackward0.apply(Tensor._make(np.zeros(shape, g._data.dtype)), g, dim=dim,
-                                          index=Tensor._make(idx))
-        out = np.zeros(shape, g.dtype)
-        np.put_along_axis(out, idx, g, dim)
-        return out
+        return scattered_back(g, shape, dim, idx)
 
 
 class SortBackward1(SortBackward0):
