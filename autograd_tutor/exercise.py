@@ -90,7 +90,9 @@ class BackwardCheck:
         tone = "is-right" if self.ok else "is-wrong"
         return (f'<div class="agt-check {tone}" role="group" aria-label="Check of {html.escape(self.function)}">'
                 f"{_STYLE}<p class=\"agt-check-verdict\"><strong>{'&#10003; Right' if self.ok else '&#10007; Not yet'}"
-                f"</strong>: {html.escape(self.verdict)}</p>{_svg(self)}</div>")
+                f"</strong>: {html.escape(self.verdict)}</p>{_svg(self)}<p class=\"agt-check-key\">On each edge, the "
+                "gradient of the sum of the outputs with respect to that input: <em>expected</em> from the forward "
+                "by central differences, <em>got</em> from your backward.</p></div>")
 
 
 def check_backward(function, inputs, *, names=None, eps: float = 1e-6, atol: float = 1e-5,
@@ -176,6 +178,8 @@ _STYLE = """<style>
 .agt-check text.is-wrong { fill: var(--c-bad); font-weight: 700; }
 .agt-check text.is-right { fill: var(--c-good); font-weight: 700; }
 .agt-check .box { fill: var(--c-bg); stroke: var(--c-fg); stroke-width: 1.5; }
+.agt-check p { margin: 4px 0; }
+.agt-check .agt-check-key { font-size: 12px; }
 </style>"""
 
 

@@ -18,3 +18,9 @@ function inline(text) {
   return String(text || "").split("`").map((part, i) => (i % 2 ? h("code", {}, part) : document.createTextNode(part)));
 }
 
+
+// An id prefix no other view on the page has: each widget may load its own copy of this module, so a counter
+// in it would start again at 1 for every widget (two quizzes would share label targets).
+function uniqueId(prefix) {
+  return `${prefix}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+}

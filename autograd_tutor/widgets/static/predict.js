@@ -3,10 +3,8 @@
 // from dom.js, which the widget puts before this file (widgets/predict.py).
 // Keyboard: Tab to a choice or the box; arrows move between radio choices; Space ticks; Enter predicts.
 
-let predictViews = 0;
-
 function render({ model, el }) {
-  const uid = `agtp${++predictViews}`;
+  const uid = uniqueId("agtp");
   let draft = null;      // the learner's unsent answer: a choice index, a list of them, or text
   let notice = null;     // a refusal or "Checking..." from this view or from Python
   let waiting = null;

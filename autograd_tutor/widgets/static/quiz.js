@@ -8,7 +8,6 @@ const MARK_ORDER = ["leaf_grad", "leaf_nograd", "nonleaf"];
 const MARK_SHORT = { leaf_grad: "leaf · grad", leaf_nograd: "leaf · no grad", nonleaf: "non-leaf" };
 const NODE_W = 104, NODE_H = 46, PAD = 16, OFF_GAP = 40;  // NODE_W, NODE_H: as in quiz/model.py
 const SVG_NS = "http://www.w3.org/2000/svg";
-let viewCount = 0;
 
 function s(tag, attrs = {}, ...children) {
   const el = document.createElementNS(SVG_NS, tag);
@@ -22,7 +21,7 @@ function plural(n, word) {
 }
 
 function render({ model, el }) {
-  const uid = `agtq${++viewCount}`;
+  const uid = uniqueId("agtq");
   const drafts = {};     // question id -> the learner's unsent answer
   const feedback = {};   // question id -> the last feedback message from Python
   let pendingTimer = null;
