@@ -3,6 +3,8 @@ drawing holds the pass); crafted browser messages get one short refusal and chan
 import json
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("anywidget")
 
@@ -146,3 +148,30 @@ def test_through_a_message_the_prediction_is_graded_and_the_outcome_synced():
                    "buffers": []})
     (reply,) = [m["content"] for m in sent if m["method"] == "custom"]
     assert reply["correct"] and p.outcome["correct"] and ns["x"].grad.item() == 42.0
+
+
+ANY_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True, allow_infinity=True)
+    | st.text(max_size=20) | st.sampled_from(["predict", "6", "1/3", "nan", "\ud800"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=12)
+MESSAGES = ANY_JSON | st.fixed_dictionaries({"type": st.sampled_from(["predict"]) | ANY_JSON},
+                                            optional={"answer": ANY_JSON})
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(MESSAGES, min_size=1, max_size=4))
+def test_any_messages_get_one_short_reply_each_and_the_reveal_runs_at_most_once(contents):
+    runs = []
+    q = Question("q", "numeric", "What is 2 + 4?", NumericKey.near(6, 0), "Six.")
+    p = Predict(q, lambda: runs.append(1) or "ran")
+    sent = wired(p)
+    for content in contents:
+        p._on_msg(p, content, [])
+    replies = [m["content"] for m in sent if m["method"] == "custom"]
+    assert len(replies) == len(contents)
+    for reply in replies:
+        assert reply["type"] == "feedback" and len(json.dumps(reply)) < 500
+        assert "could not check" not in reply["message"]
+    assert len(runs) == (1 if p.outcome else 0)
+    assert sum(r["valid"] for r in replies) == len(runs)
