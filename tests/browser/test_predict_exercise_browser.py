@@ -126,3 +126,49 @@ def test_lesson_4_prediction_by_mouse_alone(lab, lab_page):
     assert "Not what the engine did." in wrong.inner_text() and "raised RuntimeError" in wrong.inner_text()
     second.screenshot(path=str(ARTIFACTS / "predict-lab-light-lesson4-wrong.png"))
     print(json.dumps({"lesson 4 verdicts": [verdict.inner_text()[:60], wrong.inner_text()[:60]]}))
+
+
+#: lesson -> (its predictions, its exercises): every lesson has at least one prediction
+STEPS = {"01_computation_graph.ipynb": (1, 0), "02_leaf_and_non_leaf.ipynb": (1, 0),
+         "03_backward_and_chain_rule.ipynb": (1, 1), "04_retain_grad_and_retain_graph.ipynb": (3, 0),
+         "05_hooks_and_events.ipynb": (1, 0), "06_training_a_tiny_network.ipynb": (1, 1),
+         "07_a_small_cnn.ipynb": (1, 0), "08_reading_the_engine.ipynb": (1, 1)}
+
+
+@pytest.mark.parametrize("lesson", list(STEPS))
+def test_every_lessons_predictions_answer_and_its_exercises_start_marked(lab, lab_page, lesson):
+    """Each prediction of the lesson, answered (by keyboard where it is typed, by mouse where it is picked),
+    gets Python's verdict with what the engine did, and its drawing then has a pass to replay; each exercise's
+    starting code is wrong on one edge, as the lesson says."""
+    page = lab_page
+    shutil.copy(LESSONS / lesson, lab.root / lesson)
+    _set_theme(lab, "light")
+    _run_all(lab, page, lesson, "lab")
+    predictions, exercises = STEPS[lesson]
+    cells = page.locator(".jp-CodeCell").filter(has=page.locator(".agt-predict"))
+    assert cells.count() == predictions
+    for i in range(predictions):
+        cell = cells.nth(i)
+        predict = cell.locator(".agt-predict")
+        predict.scroll_into_view_if_needed()
+        typed = predict.locator("input.agt-quiz-input")
+        if typed.count():
+            typed.focus()
+            page.keyboard.type("1")
+            page.keyboard.press("Enter")
+        else:
+            predict.locator("label.agt-quiz-choice").first.click()
+            predict.get_by_role("button", name="Check my prediction").click()
+        verdict = predict.locator(".agt-quiz-feedback.is-correct, .agt-quiz-feedback.is-wrong")
+        verdict.wait_for(timeout=20_000)
+        assert "What the engine did:" in verdict.inner_text()
+        drawing = cell.locator(".agt-root")
+        if drawing.count():
+            page.wait_for_function("el => /\\/ [1-9]/.test(el.textContent)",
+                                   arg=drawing.locator(".agt-pos").element_handle(), timeout=20_000)
+        predict.screenshot(path=str(ARTIFACTS / f"predict-all-{lesson[:2]}-{i}.png"))
+    checks = page.locator(".agt-check")
+    assert checks.count() == exercises
+    for i in range(exercises):
+        assert checks.nth(i).locator(".edge.is-wrong").count() == 1
+    assert _axe(page, ".agt-predict, .agt-check") == []
