@@ -40,7 +40,7 @@ from .autograd.custom import Function
 from .autograd.engine import grad as _grad
 from .autograd.gradcheck import _analytical, _as_tuple, _numerical
 from .autograd.tensor import Tensor
-from .quiz.generate import caller_namespace
+from .quiz.generate import caller_namespace, values_text
 
 __all__ = ["check_backward", "BackwardCheck", "InputCheck"]
 
@@ -158,9 +158,7 @@ def _your_error(exc: BaseException, function, stage: str) -> str:
 
 
 def _short(a: np.ndarray) -> str:
-    flat = [f"{v:.4g}" for v in np.asarray(a, dtype=float).ravel()[:4]]
-    more = ", ..." if np.size(a) > 4 else ""
-    return flat[0] if np.ndim(a) == 0 else "[" + ", ".join(flat) + more + "]"
+    return values_text(a, most=4)
 
 
 _STYLE = """<style>

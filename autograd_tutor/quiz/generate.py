@@ -30,7 +30,7 @@ from .facts import GraphFacts, TensorFact
 from .keys import ChoiceKey, ClassifyKey, NumericKey, TextKey
 from .model import CATEGORIES, Question, Quiz, diagram
 
-__all__ = ["quiz_from", "caller_namespace", "MAX_CHOICES", "MAX_DIAGRAM"]
+__all__ = ["quiz_from", "caller_namespace", "values_text", "MAX_CHOICES", "MAX_DIAGRAM"]
 
 #: Tensors offered as choices, at most.
 MAX_CHOICES = 8
@@ -92,15 +92,27 @@ def _tolerance(value: float) -> float:
     return 5e-3 * max(1.0, abs(value))
 
 
+def values_text(data, most: int = 6) -> str:
+    """An array's values to read at a glance: 4 significant digits, a list for more than one number, at most
+    ``most`` of them.
+
+    >>> values_text(np.float32(2.5)), values_text(np.arange(8.0) / 3, most=4)
+    ('2.5', '[0, 0.3333, 0.6667, 1, ...]')
+    """
+    data = np.asarray(data)
+    if data.ndim == 0:
+        return _num(float(data))
+    flat = data.ravel()
+    return "[" + ", ".join(_num(float(v)) for v in flat[:most]) + (", ...]" if flat.size > most else "]")
+
+
 def _values(facts: GraphFacts) -> str:
     """The values of the named leaves, to compute with: "`x` = 2, `w` = 3"."""
     parts = []
     for f in facts.named:
         t = f.tensor
         if t.is_leaf and t.numel() <= 6:
-            data = t._data
-            shown = _num(float(data)) if data.ndim == 0 else "[" + ", ".join(_num(v) for v in data.ravel()) + "]"
-            parts.append(f"{_c(f.name)} = {shown}")
+            parts.append(f"{_c(f.name)} = {values_text(t._data)}")
     return ", ".join(parts)
 
 

@@ -36,7 +36,7 @@ import traitlets
 from ..autograd.tensor import Tensor
 from ..quiz import Feedback, Question, Quiz, quiz_from
 from ..quiz.facts import GraphFacts
-from ..quiz.generate import caller_namespace
+from ..quiz.generate import caller_namespace, values_text
 from ..quiz.keys import MAX_ANSWER_CHARS
 from ._browser import take_from_browser
 from .quiz import _ANSWER_FORMS, _ANSWER_WORDS, _json_name, _refusal
@@ -53,7 +53,8 @@ def _grad_text(tensor) -> str:
     grad = tensor.grad if tensor.is_leaf or tensor.retains_grad else None
     if grad is None:
         return "None"
-    return f"{grad.item():.4g}" if grad.numel() == 1 else str(grad.tolist())
+    data = grad.detach()._data
+    return values_text(data if data.size > 1 else data.reshape(()), most=4)  # a one-number gradient as a number
 
 
 class Predict(anywidget.AnyWidget):
