@@ -97,7 +97,8 @@ class GraphWidget(anywidget.AnyWidget):
         self._counted = [0, 0]
         self._due = 0.0  # when events may trigger the next refresh
         # a growing drawing listens to the operations; every live one takes the passes the history records
-        self._subscriptions = self._subscribe() if live and tensor is None else []
+        self._grows = live and tensor is None
+        self._subscriptions = self._subscribe() if self._grows else []
         self._listening = HISTORY.listen(self._on_pass) if live else None
         self._shell = _register_cell_hook(self._on_cell_end) if live else None
         self.refresh()
@@ -128,29 +129,43 @@ class GraphWidget(anywidget.AnyWidget):
     def _on_pass(self, record) -> None:
         """A backward pass ended (told by the history): take it if it is this drawing's, then check the clock."""
         self._model.take_pass(record)
+        self._follow()
         if perf_counter() >= self._due:
             self.refresh(replay=False)
+
+    def _follow(self) -> None:
+        """Listen to the operations while the drawing grows op by op; not while it counts passes instead (past its
+        node budget, or once it learned the repeated step of a training loop: a loop then costs one check per
+        pass, not a few calls per operation)."""
+        model = self._model
+        wanted = self._grows and not model.counting and not model.repeating
+        if wanted and not self._subscriptions:
+            self._subscriptions = self._subscribe()
+        elif not wanted:
+            self._unsubscribe()
+
+    def _unsubscribe(self) -> None:
+        for subscription in self._subscriptions:
+            subscription.remove()
+        self._subscriptions = []
 
     def _clocked(self, handler):
         def apply_then_check_the_clock(event) -> None:
             full = self._model.full  # the first operation past the budget folds; from the next one on, count
             handler(event)
-            if full:
-                self._count_from_now()
+            if full:  # the node budget is spent: count the backward passes instead
+                self._model.counting = True
+                self._follow()
             if perf_counter() >= self._due:
                 self.refresh(replay=False)
         return apply_then_check_the_clock
 
-    def _count_from_now(self) -> None:
-        """The node budget is spent: stop listening to operations and count the backward passes instead (what a
-        training loop costs then is one check per pass, not a few calls per operation)."""
-        for subscription in self._subscriptions:
-            subscription.remove()
-        self._subscriptions = []
-        self._model.counting = True
-
     def _on_cell_end(self, *_) -> None:
+        """Bring the front end up to date; a drawing that repeated a step listens to operations again (the next
+        cell may build something new)."""
         self.refresh()
+        self._model.stop_repeating()
+        self._follow()
 
     def refresh(self, replay: bool = True) -> None:
         """Look up variable names and send the current graph and replay to the browser (if anything changed).
@@ -195,9 +210,8 @@ class GraphWidget(anywidget.AnyWidget):
 
     def stop(self) -> None:
         """Stop listening to events: the drawing keeps what it has (the replay still works)."""
-        for subscription in self._subscriptions:
-            subscription.remove()
-        self._subscriptions = []
+        self._grows = False
+        self._unsubscribe()
         if self._listening is not None:
             HISTORY.unlisten(self._listening)
             self._listening = None
