@@ -130,8 +130,10 @@ class GraphModel(PassRecording):
 
     ``max_nodes`` is the node budget: past it, a new node that repeats the shape of a visible one (same
     kind, same op, same kinds of inputs) is folded into it (``hidden`` counts them), and any other new node
-    into one ``collapsed`` node per layer. ``grow=False`` keeps the structure fixed: events then only update
-    gradients, saved state and the replay of the nodes already drawn.
+    into one ``collapsed`` node per layer. Before that, an op that repeats a drawn op a backward pass ran (the
+    next step of a training loop) is counted on it (:meth:`_copy_op`), so a loop draws one step. ``grow=False``
+    keeps the structure fixed: events then only update gradients, saved state and the replay of the nodes
+    already drawn.
     """
 
     def __init__(self, max_nodes: Optional[int] = 400, grow: bool = True) -> None:

@@ -9,7 +9,11 @@ The class is thin: traits plus event subscriptions. The model, layout, narration
 :mod:`autograd_tutor.viz`; the drawing and the replay player are ``static/graph.js``. A growing drawing sends
 each structure event straight to the model's handler for it (the values events carry are formatted when the
 model is read), until its node budget is spent: then it stops listening to operations and counts the passes
-that follow. Backward passes come from :data:`~autograd_tutor.viz.history.HISTORY` (started when this module
+that follow. A training loop draws one step: the second step's operations fold onto the first's, op by op (see
+:meth:`GraphModel._copy_op <autograd_tutor.viz.model.GraphModel._copy_op>`); once a whole step was such a copy,
+the drawing stops listening to operations and takes each pass of the same shape as one more copy of the step
+(:meth:`~autograd_tutor.viz.model.GraphModel.take_pass`), until a pass of another shape or the end of the cell.
+Backward passes come from :data:`~autograd_tutor.viz.history.HISTORY` (started when this module
 is imported), one call per pass; a drawing takes those that ran through its own nodes. The front end is updated
 at the end of every notebook cell and, while a cell runs, with the graph alone after an operation or a backward
 pass when ``SYNC_INTERVAL`` seconds have passed (the interval grows when sending gets expensive, so syncing
