@@ -152,19 +152,13 @@ class PassRecording:
         A drawing that learned a repeated step (:attr:`repeating`) takes a pass of the same shape over new nodes as
         one more copy of the step; any other pass of a new graph makes it forget the step."""
         nodes, rep = self._nodes, self._rep
-        if self._step is not None and not record.ran_through(nodes, rep):
-            self._repeat_step(record)
+        if self._step is not None and not record.ran_through(nodes, rep) and self._repeat_step(record):
+            self._defer(record)
+            return True
         if record.ran_through(nodes, rep) or record.filled(nodes) and self._reached(record.events):
-            # applied when the model is next read (settle): a training loop costs one check per pass, and only
-            # the passes still kept then are ever applied (the state they leave is the same)
-            if len(self._deferred) == MAX_PASSES:
-                self._deferred.popleft()
-                self.pass_count += 1
-            self._deferred.append(record)
+            self._defer(record)
             self._ran.update(record.nodes & self._nodes.keys())  # what a repeat of them folds onto (_copy_op)
             self._learn_step(record)
-            self.note = ""
-            self.version += 1
             return True
         if self.counting:  # (not a change of version: only the counts in the snapshot change)
             self.counted[0] += 1
@@ -176,6 +170,16 @@ class PassRecording:
                          "own pass.")
             self.version += 1
         return False
+
+    def _defer(self, record) -> None:
+        """Keep a pass taken, to apply when the model is next read (settle): a training loop costs one check per
+        pass, and only the passes still kept then are ever applied (the state they leave is the same)."""
+        if len(self._deferred) == MAX_PASSES:
+            self._deferred.popleft()
+            self.pass_count += 1
+        self._deferred.append(record)
+        self.note = ""
+        self.version += 1
 
     @property
     def repeating(self) -> bool:
@@ -199,16 +203,17 @@ class PassRecording:
         if shape is not None:
             self._step = (shape, [self.key_of_node(i) for i in ids], keys, edges)
 
-    def _repeat_step(self, record) -> None:
+    def _repeat_step(self, record) -> bool:
         """A pass over nodes not in the drawing while it repeats a step: of the step's shape, its nodes fold onto
-        the step's keys and one more copy is counted; of another shape, the step is forgotten."""
+        the step's keys and one more copy is counted (True); of another shape, the step is forgotten (False)."""
         shape, keys, counts, edges = self._step
         found, ids = _shape_of(record.events)
         if found != shape:
             self._step = None
-            return
+            return False
         self._count_copy([(i, key) for i, key in zip(ids, keys) if i is not None and key is not None], counts,
                          edges)
+        return True
 
 
 def _shape_of(events) -> tuple:
@@ -216,22 +221,23 @@ def _shape_of(events) -> tuple:
     that order: two passes over copies of one graph (the steps of a training loop) have the same shape.
     ``(None, ())`` for a pass that failed or was cut (:class:`~autograd_tutor.viz.history.EventsDropped`)."""
     order: dict = {}
-    at = lambda i: order.setdefault(i, len(order))  # noqa: E731
+    at = order.setdefault  # at(id, len(order)): the id's place in the order
     shape = []
     for e in events:
         kind = e.kind
-        if kind == "node_executed":
-            shape.append((kind, at(e.node_id), e.name))
-        elif kind == "gradient_flowed":
-            shape.append((kind, at(e.source_id), at(e.target_id), e.input_nr, e.position))
+        if kind == "gradient_flowed":
+            shape.append((kind, at(e.source_id, len(order)), at(e.target_id, len(order)), e.input_nr, e.position))
+        elif kind == "node_executed":
+            shape.append((kind, at(e.node_id, len(order)), e.name))
         elif kind == "grad_accumulated":
-            shape.append((kind, e.tensor_id, at(e.node_id)))
+            shape.append((kind, e.tensor_id, at(e.node_id, len(order))))
         elif kind == "saved_tensors_freed":
-            shape.append((kind, at(e.node_id), e.names))
+            shape.append((kind, at(e.node_id, len(order)), e.names))
         elif kind == "hook_fired":
-            shape.append((kind, e.hook_kind, at(e.node_id), e.tensor_id, e.hook_name))
+            shape.append((kind, e.hook_kind, at(e.node_id, len(order)), e.tensor_id, e.hook_name))
         elif kind == "backward_started":
-            shape.append((kind, tuple(map(at, e.root_node_ids)), e.retain_graph, e.create_graph))
+            shape.append((kind, tuple([at(i, len(order)) for i in e.root_node_ids]), e.retain_graph,
+                          e.create_graph))
         elif kind != "backward_finished":
             return None, ()
     return tuple(shape), tuple(order)

@@ -179,10 +179,10 @@ class GraphWidget(anywidget.AnyWidget):
         model = self._model
         start = perf_counter()
         if not replay:
-            counts_only = model.version == self._graph_synced
+            counts_only = model.version == self._graph_synced or model.repeating
             if counts_only and start < self._counts_due:
-                return  # past the budget only the counts change: they are sent at most once a second
-            if not counts_only or model.counted != self._counted:
+                return  # past the budget or repeating a step only counts change: sent at most once a second
+            if model.version != self._graph_synced or model.counted != self._counted:
                 model.settle(passes=False)
                 self.graph = model.snapshot()
                 self.graph_json = model.snapshot_json(self.graph)
