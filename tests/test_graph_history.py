@@ -218,11 +218,14 @@ def test_a_training_step_drawn_live_keeps_the_replay_of_what_it_drew(widgets):
     assert len(g.graph["nodes"]) <= 41 and g.steps
 
 
-def _mlp_loop(steps: int, model, X, Y) -> None:
+def _mlp_loop(steps: int, model, X, Y, batch: int = 0) -> None:
+    """SGD with momentum on all of X (``batch=0``) or on mini-batches of ``batch`` rows (new tensors each step)."""
     optimizer = optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
-    for _ in range(steps):
+    for step in range(steps):
         optimizer.zero_grad()
-        loss = nn.MSELoss()(model(X), Y)
+        start = step * batch % len(X)
+        x, y = (X[start:start + batch], Y[start:start + batch]) if batch else (X, Y)
+        loss = nn.MSELoss()(model(x), y)
         loss.backward()
         optimizer.step()
 
@@ -233,18 +236,19 @@ def _mlp():
     return nn.Sequential(nn.Linear(2, 4), nn.Tanh(), nn.Linear(4, 1)), X, Y
 
 
-def test_a_training_loop_drawn_live_stays_one_step_and_replays_its_last_pass(widgets):
+@pytest.mark.parametrize("batch", [0, 4])
+def test_a_training_loop_drawn_live_stays_one_step_and_replays_its_last_pass(batch, widgets):
     """Lesson 6's loop under a live drawing: the second step folds onto the first, op by op; from then on the
     widget no longer listens to operations (the engine builds no events for it) and takes each pass of the same
     shape as one more copy of the step. What it shows is what a model fed every event shows: one step, each
-    node ``× 50``, and the replay of pass 50."""
+    node ``× 50`` (the mini-batches too, new tensors each step), and the replay of pass 50."""
     from autograd_tutor import events
     from autograd_tutor.viz import GraphModel, build_steps, replay_json
     model, X, Y = _mlp()
     g = GraphWidget(namespace={})
     widgets.append(g)
     with events.record() as trace:
-        _mlp_loop(50, model, X, Y)
+        _mlp_loop(50, model, X, Y, batch)
     assert g.model.repeating and not g._subscriptions
     g.refresh()
     fed = GraphModel.from_trace(trace)
@@ -252,6 +256,7 @@ def test_a_training_loop_drawn_live_stays_one_step_and_replays_its_last_pass(wid
     assert g.replay == dict(replay_json(fed, build_steps(fed)), note="")
     assert [(e.src, e.dst, e.count) for e in g.model.edges] == [(e.src, e.dst, e.count) for e in fed.edges]
     assert {n.hidden for n in g.model.visible if n.kind == "op"} == {49}
+    assert {n.hidden for n in g.model.visible if n.kind == "constant"} == {49 if batch else 0}
     assert len(g.graph["nodes"]) == 12  # 4 parameters, X, Y, 2 x (TBackward0, AddmmBackward0), tanh, MSE
     assert g.steps[-1].text.startswith("Backward pass 50 is done")
     leaves = {n.key: n for n in g.model.visible if n.kind == "leaf"}
