@@ -59,9 +59,6 @@ XFAIL = {
     "out_keyword": "out= keyword: torch.add(a, b, out=result) raises TypeError; also torch.mul, torch.matmul, "
                    "torch.rand(3, out=r)",
     "print_types": "type(x) prints <class 'autograd_tutor.autograd.tensor.Tensor'>, torch <class 'torch.Tensor'>",
-    "recipe_custom_function_gradcheck": "a custom Function's backward that returns a trailing None for an optional "
-                                        "input left out (bias=None) raises RuntimeError '... returned an incorrect "
-                                        "number of gradients (expected 2, got 3)'; torch drops trailing Nones",
     "recipe_profiler": "torch.autograd.profiler (profile, record_function, key_averages) is missing",
     "tensor_tour_more_ops": "torch.cross is missing (AttributeError); so are torch.linalg.cross, torch.svd, "
                             "torch.histogram, torch.bitwise_xor, Tensor.unsqueeze_ and indexing with a range",
