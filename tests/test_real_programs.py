@@ -40,7 +40,8 @@ XFAIL = {
                      "unexpected keyword argument 'out'); then torch.mul(..., out=)",
     "d2l_parameters": "type(net[2].bias) prints <class 'autograd_tutor.nn.parameter.Parameter'>, torch "
                       "<class 'torch.nn.parameter.Parameter'> (an internal module path)",
-    "d2l_softmax_scratch": "indexing with a Python range, y_hat[range(len(y_hat)), y], raises IndexError",
+    "d2l_softmax_scratch": "numpy-style axis= in y_hat.argmax(axis=1) raises TypeError (indexing with a range, "
+                           "y_hat[range(len(y_hat)), y], works now; with dim=1 the program prints what torch prints)",
     "inplace_on_views": "in-place operation on a view of a tensor that requires grad (v = y[0]; v.mul_(3)) raises "
                         "NotImplementedError; torch rewrites the base's graph (CopySlices)",
     "karpathy_backprop_ninja": "indexing with a Python range, logprobs[range(n), Yb], raises IndexError; behind it "

@@ -55,7 +55,9 @@ def _fitted_value(value: "Tensor", target: tuple) -> "Tensor":
 
 
 def _is_advanced(k) -> bool:
-    return isinstance(k, (list, np.ndarray)) or (isinstance(k, Tensor) and k._data.ndim > 0) or \
+    """An index that selects entries by position: a list, a ``range`` (``x[range(n), y]``, as torch reads it: the
+    list of its numbers), an array, an index tensor or a mask."""
+    return isinstance(k, (list, range, np.ndarray)) or (isinstance(k, Tensor) and k._data.ndim > 0) or \
         (isinstance(k, Tensor) and k._data.dtype == bool)
 
 
