@@ -14,7 +14,7 @@ from ..dtypes import LEGACY_NAMES
 from ..function import SavedTensor
 from ..ops.copies import CopyBackwards, FillBackward2, FillBackward3, ZeroBackward0
 from ..ops.numerics import _promote
-from ..ops.views import rebase, refusal
+from ..ops.views import rebase, refusal, SavedViewResult
 from ..tensor import _broadcast_shape, _wrap, LEAF_INPLACE, Tensor, VIEW_OF_LEAF_INPLACE
 
 __all__: list = []  # every method is in the class below
@@ -23,24 +23,20 @@ __all__: list = []  # every method is in the class below
 class InplaceMethods:
     """Attached to ``Tensor`` by ``methods/__init__.py``."""
 
-    def _inplace_saving_result(self, compute) -> "Tensor":
-        """An in-place op whose node saves its result (sigmoid_, tanh_, sqrt_...)."""
-        return self._inplace(compute, keeps_result=True)
-
     def sigmoid_(self):
-        return self._inplace_saving_result(lambda s: s.sigmoid())
+        return self._inplace(lambda s: s.sigmoid())
 
     def tanh_(self):
-        return self._inplace_saving_result(lambda s: s.tanh())
+        return self._inplace(lambda s: s.tanh())
 
     def sqrt_(self):
-        return self._inplace_saving_result(lambda s: s.sqrt())
+        return self._inplace(lambda s: s.sqrt())
 
     def rsqrt_(self):
-        return self._inplace_saving_result(lambda s: s.rsqrt())
+        return self._inplace(lambda s: s.rsqrt())
 
     def reciprocal_(self):
-        return self._inplace_saving_result(lambda s: s.reciprocal())
+        return self._inplace(lambda s: s.reciprocal())
 
     def log_(self):
         return self._inplace(lambda s: s.log())
@@ -104,13 +100,13 @@ class InplaceMethods:
                 fn._retain_grad_of(self)
         return self
 
-    def _inplace(self, compute, *others, keeps_result: bool = False) -> "Tensor":
+    def _inplace(self, compute, *others) -> "Tensor":
         """Write ``compute(before)`` into this tensor, ``before`` standing for its current value.
 
         When the op is recorded, ``before`` is a copy that keeps this tensor's place in the graph: the op may
         save it for backward (torch saves the original value too), and writing the result here must not count
-        as modifying that saved value. ``keeps_result``: the op's node saves its result (sigmoid_, tanh_...),
-        which is, as in torch, this tensor itself at its new version (changing it again makes backward raise)."""
+        as modifying that saved value. A node that saves its result (exp_, sigmoid_, tanh_...) saves, as in
+        torch, this tensor itself at its new version: changing it again makes backward raise."""
         recorded = grad_mode._grad_enabled[0] and (self.requires_grad or any(
             isinstance(o, Tensor) and o._requires_grad for o in others))
         self._check_inplace(recorded)
@@ -120,9 +116,9 @@ class InplaceMethods:
             before._id = self._id
         result = compute(before)
         self._become(result)
-        saved = result._grad_fn._saved.get("result") if keeps_result and result._grad_fn is not None else None
-        if type(saved) is SavedTensor:  # not a PackedSavedTensor: saved-tensor hooks keep what they packed
-            saved.version, saved.saved_version, saved.data = self._vbox, self._vbox[0], self._data
+        node = result._grad_fn
+        if node is not None and type(node._saved.get("result")) is SavedTensor:  # not packed by saved-tensor hooks
+            node._saved["result"] = SavedTensor(self, True) if self._base is None else SavedViewResult(self)
         return self
 
     def _update(self, ufunc, other):

@@ -22,16 +22,18 @@ tensor([6., 6., 6.], grad_fn=<AsStridedBackward0>)
 """
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from ... import events
 from ..anomaly_mode import _mode as _anomaly, forward_stack
-from ..function import Function
+from ..function import Function, SavedTensor
 from ..node import AccumulateGrad, _ids, _node_seq
 from ..tensor import Tensor
 from .numerics import _needs_array_only
 
-__all__ = ["CopySlices", "AsStridedBackward0", "rebase", "regrow", "refusal"]
+__all__ = ["CopySlices", "AsStridedBackward0", "SavedViewResult", "rebase", "regrow", "refusal"]
 
 _WHY = {"no_grad": " Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code "
                    "by moving both the view and the inplace either both inside the no_grad block (if you don't want "
@@ -113,6 +115,21 @@ class CopySlices(Function):
             return (None, *grads[1:])
         flat[places] = grads[0]
         return (flat.reshape(g.shape), *grads[1:])
+
+
+class SavedViewResult(SavedTensor):
+    """What the node of an in-place op on a view saves as its result (``v.exp_()``): the view itself, at its new
+    version. Torch's error, should it change again, names the view's grad_fn of that moment while the view still
+    holds it, else the node that saved it."""
+    __slots__ = ("named",)
+
+    def __init__(self, view) -> None:
+        super().__init__(view, is_output=True)
+        self.named = weakref.ref(view._grad_fn)
+
+    def _version_message(self, origin) -> str:
+        named = self.named()
+        return super()._version_message(named if named is not None else origin)
 
 
 def _node(cls, edges: tuple, meta: tuple, needs: tuple) -> Function:
