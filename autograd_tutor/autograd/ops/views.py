@@ -56,10 +56,11 @@ def refusal(view, indirect: bool) -> str:
 
 
 def _geometry(base: np.ndarray, view: np.ndarray) -> tuple:
-    """Where ``view`` lies in the memory of ``base``: both shapes and byte strides, and the byte offset of its
-    first element."""
+    """Where ``view`` lies in the memory of ``base``: both shapes and byte strides, the byte offset of its first
+    element, the size of an element, and whether the base is laid out row by row (then element i is at byte
+    i * itemsize)."""
     offset = view.__array_interface__["data"][0] - base.__array_interface__["data"][0]
-    return base.shape, base.strides, view.shape, view.strides, offset
+    return base.shape, base.strides, view.shape, view.strides, offset, base.itemsize, base.flags.c_contiguous
 
 
 def _addresses(shape: tuple, strides: tuple, start: int = 0) -> np.ndarray:
@@ -77,10 +78,13 @@ def _addresses(shape: tuple, strides: tuple, start: int = 0) -> np.ndarray:
 def _places(geometry: tuple) -> np.ndarray:
     """For each element of the view, the index of the base element at the same address, counted in the base's
     own order (``base.reshape(-1)``): the view ``y[:, 1]`` of a (2, 3) ``y`` is at places [1, 4]."""
-    base_shape, base_strides, shape, strides, offset = geometry
+    base_shape, base_strides, shape, strides, offset, item, row_major = geometry
+    view = _addresses(shape, strides, offset)
+    if row_major:
+        return view // item
     base = _addresses(base_shape, base_strides).reshape(-1)
     order = np.argsort(base, kind="stable")
-    return order[np.searchsorted(base, _addresses(shape, strides, offset), sorter=order)]
+    return order[np.searchsorted(base, view, sorter=order)]
 
 
 class AsStridedBackward0(Function):
@@ -159,8 +163,8 @@ def _as_strided(base, view, geometry: tuple) -> None:
     """Give ``view`` its new ``grad_fn``: an AsStridedBackward0 from the base as it is now."""
     node = _node(AsStridedBackward0, (base._edge(),), ((base._data.shape, base._data.dtype),), (True,))
     node._geometry = geometry
-    item = view._data.itemsize
-    node.show(size=geometry[2], stride=tuple(s // item for s in geometry[3]), storage_offset=geometry[4] // item)
+    _, _, size, strides, offset, item, _ = geometry
+    node.show(size=size, stride=tuple(s // item for s in strides), storage_offset=offset // item)
     view._view_version = view._vbox[0]
     _take(view, node, base)
 
