@@ -35,6 +35,14 @@ CASES = {
         graph(m)
         (m * torch.tensor([[1., 2.], [3., 4.]])).sum().backward()
         print(t.grad)
+        q = torch.ones(4, requires_grad=True) * 1
+        q[[0, 2]] += t
+        q[torch.tensor([True, False, False, True])] *= 2
+        q[1:][[0]] -= t[1]
+        print(q, q._version, q.grad_fn)
+        graph(q)
+        q.sum().backward()
+        print(t.grad)
     """,
     "a-base-without-grad-gets-it-from-the-view": """
         C = torch.randn(5, 3, generator=torch.Generator().manual_seed(0), requires_grad=True)
@@ -173,6 +181,31 @@ CASES = {
         graph(m)
         (m * torch.arange(12.).reshape(3, 4)).sum().backward()
         print(w.grad)
+    """,
+    "index-assignment-of-a-value-that-requires-grad": """
+        w = torch.tensor([1., 2., 3., 4.], requires_grad=True)
+        s = torch.tensor(5., requires_grad=True)
+        m = torch.zeros(3, 4)
+        m[0] = w.view(1, 4)
+        m[1:] = w
+        m[2, 0] = s
+        m[1] = s
+        m[:, [0]] = w[:3].view(1, 3, 1)
+        print(m, m._version)
+        graph(m)
+        (m * torch.arange(12.).reshape(3, 4)).sum().backward()
+        print(w.grad, s.grad)
+        z = s * 1
+        z[...] = 7.
+        print(z.grad_fn)
+        a = torch.zeros(2, 3)
+        a[...] = w[:3]
+        print(a.grad_fn, a.grad_fn.next_functions)
+        with expect(): a[0] = torch.ones(1, 4)
+        with expect(): a[:] = torch.ones(1, 2, 2)
+        with expect(): a[[0]] = torch.ones(1, 1, 4)
+        with expect(): a[0] = torch.ones(2, 3)
+        print(a, a._version)
     """,
     "a-saved-tensor-changed-through-a-view": """
         x = torch.ones(3, requires_grad=True)

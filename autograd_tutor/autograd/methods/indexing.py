@@ -31,16 +31,17 @@ __all__ = ["scatter", "scatter_add", "index_add", "index_fill", "masked_scatter"
            "masked_scatter_", "scatter_", "scatter_add_"]
 
 
-def _fitted_value(value: "Tensor", target: tuple) -> "Tensor":
-    """The value of ``x[key] = value`` checked against the shape it fills, as torch checks it: leading dims of
-    size 1 are dropped (``x[0] = tensor([5.])``), then it must broadcast, else torch's expand error."""
+def _fitting_shape(value: "Tensor", target: tuple, indexed: bool) -> tuple:
+    """The shape torch gives the value of ``x[key] = value`` before writing it: without its leading dims of size 1
+    (``x[0] = tensor([[5.]])``); it must broadcast to the ``target`` shape, else torch's error (index_put_'s when
+    the key has index tensors, ``indexed``, expand's otherwise)."""
     shape = value._data.shape
-    ones = 0
-    while len(shape) - ones > len(target) and shape[ones] == 1:
-        ones += 1
-    if ones:
-        value = value.reshape(shape[ones:]) if value._requires_grad else Tensor._make(value._data.reshape(shape[ones:]))
-        shape = shape[ones:]
+    while shape and shape[0] == 1:
+        shape = shape[1:]
+    fits = len(shape) <= len(target) and all(have in (1, want) for have, want in zip(shape[::-1], target[::-1]))
+    if indexed and not fits:
+        raise RuntimeError(f"shape mismatch: value tensor of shape {list(shape)} cannot be broadcast to indexing "
+                           f"result of shape {list(target)}")
     if len(shape) > len(target):
         kind = LEGACY_NAMES[value._data.dtype.name]
         raise RuntimeError(f"expand(torch.{kind}{{{list(shape)}}}, size={list(target)}): the number of sizes provided "
@@ -51,7 +52,7 @@ def _fitted_value(value: "Tensor", target: tuple) -> "Tensor":
             raise RuntimeError(f"The expanded size of the tensor ({want}) must match the existing size ({have}) at "
                                f"non-singleton dimension {len(target) - len(shape) + i}.  Target sizes: "
                                f"{list(target)}.  Tensor sizes: {list(shape)}")
-    return value
+    return shape
 
 
 def _is_advanced(k) -> bool:
@@ -385,27 +386,28 @@ class IndexingMethods:
                 raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
                                  "valid indices (got float)")
         value = _wrap(value)
-        if key and all(k is Ellipsis or (isinstance(k, slice) and k == slice(None)) for k in key):
-            # the whole tensor: torch writes it with fill_ (a number, a 0-dim tensor) or copy_
-            value = _fitted_value(value, self._data.shape)
-            self.fill_(value) if not value._data.ndim else self.copy_(value)
-            return
         try:
             target = self._data[key].shape
         except IndexError as exc:  # NumPy's words for the same error
             raise IndexError(str(exc).replace("for axis", "for dimension")) from None
-        value = _fitted_value(value, target)
+        shape = _fitting_shape(value, target, any(isinstance(k, np.ndarray) for k in key))
         if grad_mode._grad_enabled[0] and (self.requires_grad or value._requires_grad):
             view, advanced = _view_and_rest(self, key, False)
-            if not advanced:
+            if advanced:  # torch: index_put_ of the value viewed without its leading 1s
+                value = value if shape == value.shape else value.view(shape)
+                key, saved = _index_key(view, advanced)
+                view._inplace(lambda s: IndexPutBackward0.apply(s, value, key=key, index_tensors=saved), value)
+            elif value.shape == view.shape:  # torch's copy_to: copy_, fill_ for one number, else view and expand
                 view.copy_(value)
-                return
-            key, saved = _index_key(view, advanced)
-            view._inplace(lambda s: IndexPutBackward0.apply(s, value, key=key, index_tensors=saved), value)
+            elif not value.ndim:
+                view.fill_(value)
+            else:
+                value = value.view(shape)
+                view.copy_(value if shape == view.shape else value.expand(view.shape))
         else:
             self._check_inplace()
             try:
-                self._data[key] = value._data
+                self._data[key] = value._data.reshape(shape)
             except IndexError as exc:  # NumPy's words for the same error
                 raise IndexError(str(exc).replace("for axis", "for dimension")) from None
             self._vbox[0] += 1
