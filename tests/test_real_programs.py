@@ -74,12 +74,12 @@ def _kernels():
 
 
 def _environment(ours: bool, setting: str | None = None) -> dict:
-    env = {k: v for k, v in os.environ.items() if k not in ("ATEN_CPU_CAPABILITY", "ONEDNN_MAX_CPU_ISA")}
+    chosen = ("ATEN_CPU_CAPABILITY", "ONEDNN_MAX_CPU_ISA", "MKL_ENABLE_INSTRUCTIONS")
+    env = {k: v for k, v in os.environ.items() if k not in chosen}
     if os.environ.get("ATEN_CPU_CAPABILITY") and setting is None:  # a setting chosen from outside is respected
-        env.update(ATEN_CPU_CAPABILITY=os.environ["ATEN_CPU_CAPABILITY"],
-                   ONEDNN_MAX_CPU_ISA=os.environ.get("ONEDNN_MAX_CPU_ISA", ""))
+        env.update({k: os.environ[k] for k in chosen if k in os.environ})
     if setting is not None:
-        env.update(ATEN_CPU_CAPABILITY=setting, ONEDNN_MAX_CPU_ISA=_kernels().SETTINGS[setting])
+        env.update(_kernels().environment(setting))
     path = [str(SHIM), str(ROOT)] if ours else [str(ROOT)]
     env["PYTHONPATH"] = os.pathsep.join(path + [p for p in env.get("PYTHONPATH", "").split(os.pathsep)
                                                 if p and p != str(SHIM)])
