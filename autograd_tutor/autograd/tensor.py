@@ -25,7 +25,7 @@ from .. import events
 from ..devices import CPU
 from . import grad_mode
 from ._printing import format_tensor
-from .dtypes import CPP_NAMES, LEGACY_NAMES, TORCH_NAMES, dtype as _dtype, from_numpy_dtype
+from .dtypes import CPP_NAMES, LEGACY_NAMES, TORCH_NAMES, dtype as _dtype, float32, from_numpy_dtype
 from .node import _ids, accumulate_node
 from .hooks import add_hook
 
@@ -48,6 +48,7 @@ SCALAR_WARNING = ("Converting a tensor with requires_grad=True to a scalar may l
 
 class Size(tuple):
     """A tensor's shape: a tuple that prints as ``torch.Size([2, 3])``."""
+    __module__ = "autograd_tutor"  # its public name, as torch's type(x.shape) is torch.Size
 
     def __repr__(self) -> str:
         return f"torch.Size({list(self)})"
@@ -74,19 +75,19 @@ class _ReturnType(tuple):
         return f"torch.return_types.{self._name}(\n{first}={self[0]!r},\n{second}={self[1]!r})"
 
 
+def _return_type(name: str, **extra) -> type:
+    """The class ``torch.return_types.<name>``, with that public name (pickle finds it there too)."""
+    return type(name, (_ReturnType,), {"_name": name, "__module__": "autograd_tutor",
+                                       "__qualname__": f"return_types.{name}", **extra})
+
+
 class return_types:
     """Result types of ``max(dim)``, ``min(dim)``, ``sort``, ``topk``, ``cummax``, ``cummin`` and ``kthvalue``,
     printed as torch prints them."""
-    max = type("max", (_ReturnType,), {"_name": "max"})
-    min = type("min", (_ReturnType,), {"_name": "min"})
-    sort = type("sort", (_ReturnType,), {"_name": "sort"})
-    topk = type("topk", (_ReturnType,), {"_name": "topk"})
-    cummax = type("cummax", (_ReturnType,), {"_name": "cummax"})
-    cummin = type("cummin", (_ReturnType,), {"_name": "cummin"})
-    kthvalue = type("kthvalue", (_ReturnType,), {"_name": "kthvalue"})
-    aminmax = type("aminmax", (_ReturnType,), {"_name": "aminmax", "min": _ReturnType.values,
-                                               "max": _ReturnType.indices, "_fields": ("min", "max")})
-    median = type("median", (_ReturnType,), {"_name": "median"})
+    __module__ = "autograd_tutor"
+    max, min, sort, topk = (_return_type(n) for n in ("max", "min", "sort", "topk"))
+    cummax, cummin, kthvalue, median = (_return_type(n) for n in ("cummax", "cummin", "kthvalue", "median"))
+    aminmax = _return_type("aminmax", min=_ReturnType.values, max=_ReturnType.indices, _fields=("min", "max"))
 
 
 _warned_once: set = set()
@@ -187,6 +188,7 @@ _NO_EDGE = (None, 0)  # a consumer's next_functions entry for an input that need
 
 class Tensor:
     """A multi-dimensional array that can record the operations applied to it (see the module docstring)."""
+    __module__ = "autograd_tutor"  # type(x) prints <class 'autograd_tutor.Tensor'>, as torch's <class 'torch.Tensor'>
 
     __array_ufunc__ = None  # make NumPy hand `array * tensor` over to Tensor.__rmul__
 
@@ -218,8 +220,11 @@ class Tensor:
             t._inference = True
         return t
 
-    def __init__(self, *args, **kwargs) -> None:
-        raise TypeError("create tensors with torch.tensor(data), torch.ones(...), torch.zeros(...) and friends")
+    def __new__(cls, *args, **kwargs) -> "Tensor":
+        """``torch.Tensor(data)``, ``torch.Tensor(2, 3)``, ``torch.Tensor()``: the legacy constructor, a float32
+        tensor (``torch.tensor(data)`` is the modern spelling); see ``legacy.py``."""
+        from ..legacy import new  # legacy builds on the factories, which build on Tensor: reached at call time
+        return new(float32, args, kwargs, any_tensor=True)
 
     def _announce(self) -> None:
         if not events.wanted(events.TensorCreated):
