@@ -38,8 +38,6 @@ WORKERS = 3
 
 #: Programs that do not yet print what torch prints, with the first reason (the list of what to fix).
 XFAIL = {
-    "blitz_tensors": "out= keyword: torch.matmul(tensor, tensor.T, out=y3) raises TypeError (Tensor.matmul() got an "
-                     "unexpected keyword argument 'out'); then torch.mul(..., out=)",
     "d2l_softmax_scratch": "indexing with a Python range, y_hat[range(len(y_hat)), y], raises IndexError",
     "inplace_on_views": "in-place operation on a view of a tensor that requires grad (v = y[0]; v.mul_(3)) raises "
                         "NotImplementedError; torch rewrites the base's graph (CopySlices)",
@@ -52,9 +50,6 @@ XFAIL = {
                           "gradient round otherwise (step-0 loss 49144.9296875, torch 49144.92578125)",
     "lpwe_optim_rmsprop": "float32 last digits of the same sums as lpwe_nn_sequential, amplified by RMSprop: loss "
                           "3332.22 at step 299, torch 3332.24",
-    "numpy_style_aliases": "numpy-style axis= for dim= in torch.cumsum(t, axis=0) raises TypeError",
-    "out_keyword": "out= keyword: torch.add(a, b, out=result) raises TypeError; also torch.mul, torch.matmul, "
-                   "torch.rand(3, out=r)",
     "recipe_custom_function_gradcheck": "a custom Function's backward that returns a trailing None for an optional "
                                         "input left out (bias=None) raises RuntimeError '... returned an incorrect "
                                         "number of gradients (expected 2, got 3)'; torch drops trailing Nones",
