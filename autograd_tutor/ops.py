@@ -38,7 +38,7 @@ TAKES_OUT = frozenset({
     "acos", "arctan", "arcsin", "arccos", "sinh", "cosh", "erf", "cumsum", "cumprod", "logcumsumexp", "var", "std",
     "gather", "amax", "amin", "logsumexp", "nansum", "nanmean", "softmax", "log_softmax", "argmax", "argmin", "diag",
     "tril", "triu", "any", "all", "nonzero", "remainder", "fmod", "floor_divide", "index_select", "masked_select",
-    "addcmul", "addcdiv", "lerp", "msort"})
+    "addcmul", "addcdiv", "lerp", "msort", "cross", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not"})
 SAME_DTYPE_OUT = frozenset({"matmul", "mm", "bmm"})
 
 
@@ -321,3 +321,8 @@ def xlogy(input, other) -> Tensor:
 
 
 __all__ += ["xlogy"]
+
+# ---- cross products, singular values, histograms, bits (Tensor methods of methods/linalg.py, sorting.py, comparison.py)
+__all__ += ["cross", "svd", "histogram", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not"]
+cross, svd, histogram, bitwise_and, bitwise_or, bitwise_xor, bitwise_not = (
+    _method(n) for n in ("cross", "svd", "histogram", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not"))

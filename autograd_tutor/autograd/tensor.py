@@ -58,36 +58,33 @@ class Size(tuple):
 
 
 class _ReturnType(tuple):
-    """A named pair such as ``torch.return_types.max(values=..., indices=...)``."""
+    """A named tuple such as ``torch.return_types.max(values=..., indices=...)``; its fields are in ``_fields``."""
     _name = ""
     _fields = ("values", "indices")
 
-    @property
-    def values(self):
-        return self[0]
-
-    @property
-    def indices(self):
-        return self[1]
-
     def __repr__(self) -> str:
-        first, second = self._fields
-        return f"torch.return_types.{self._name}(\n{first}={self[0]!r},\n{second}={self[1]!r})"
+        fields = ",\n".join(f"{name}={value!r}" for name, value in zip(self._fields, self))
+        return f"torch.return_types.{self._name}(\n{fields})"
 
 
-def _return_type(name: str, **extra) -> type:
-    """The class ``torch.return_types.<name>``, with that public name (pickle finds it there too)."""
-    return type(name, (_ReturnType,), {"_name": name, "__module__": "autograd_tutor",
-                                       "__qualname__": f"return_types.{name}", **extra})
+def _return_type(name: str, fields: tuple = ("values", "indices")) -> type:
+    """The class ``torch.return_types.<name>`` with a property per field, under that public name (pickle finds it
+    there too)."""
+    getters = {field: property(lambda self, i=i: self[i]) for i, field in enumerate(fields)}
+    return type(name, (_ReturnType,), {"_name": name, "_fields": fields, "__module__": "autograd_tutor",
+                                       "__qualname__": f"return_types.{name}", **getters})
 
 
 class return_types:
-    """Result types of ``max(dim)``, ``min(dim)``, ``sort``, ``topk``, ``cummax``, ``cummin`` and ``kthvalue``,
-    printed as torch prints them."""
+    """Result types of ``max(dim)``, ``min(dim)``, ``sort``, ``topk``, ``cummax``, ``cummin``, ``kthvalue``, ``svd``,
+    ``histogram`` ..., printed as torch prints them."""
     __module__ = "autograd_tutor"
     max, min, sort, topk = (_return_type(n) for n in ("max", "min", "sort", "topk"))
     cummax, cummin, kthvalue, median = (_return_type(n) for n in ("cummax", "cummin", "kthvalue", "median"))
-    aminmax = _return_type("aminmax", min=_ReturnType.values, max=_ReturnType.indices, _fields=("min", "max"))
+    aminmax = _return_type("aminmax", ("min", "max"))
+    svd = _return_type("svd", ("U", "S", "V"))
+    linalg_svd = _return_type("linalg_svd", ("U", "S", "Vh"))
+    histogram = _return_type("histogram", ("hist", "bin_edges"))
 
 
 _warned_once: set = set()
