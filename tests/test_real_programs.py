@@ -53,7 +53,6 @@ XFAIL = {
     "recipe_custom_function_gradcheck": "a custom Function's backward that returns a trailing None for an optional "
                                         "input left out (bias=None) raises RuntimeError '... returned an incorrect "
                                         "number of gradients (expected 2, got 3)'; torch drops trailing Nones",
-    "recipe_profiler": "torch.autograd.profiler (profile, record_function, key_averages) is missing",
     "tensor_tour_more_ops": "indexing with a Python range, x[range(1, 3)], raises IndexError (all before it, cross, "
                             "svd, histogram, bitwise_xor and unsqueeze_, prints what torch prints)",
 }
