@@ -107,11 +107,6 @@ OUT = {
 }
 
 
-@pytest.mark.parametrize("name", NUMPY_NAMES)
-def test_numpy_names(conform, name):
-    conform(NUMPY_NAMES[name])
-
-
-@pytest.mark.parametrize("name", OUT)
-def test_out(conform, name):
-    conform(OUT[name])
+@pytest.mark.parametrize("name", [*NUMPY_NAMES, *OUT])
+def test_argument_parser(conform, name):
+    conform({**NUMPY_NAMES, **OUT}[name])

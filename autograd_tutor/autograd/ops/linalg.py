@@ -54,6 +54,12 @@ class MmBackward0(Function):
         return ga, gb
 
 
+def _unpacked(ctx, as_tensor: bool, *names: str) -> tuple:
+    """The saved tensors of these names, None for each one that was not saved (its input's gradient not needed)."""
+    saved = _saved(ctx)
+    return tuple(ctx._unpack(name, as_tensor) if name in saved else None for name in names)
+
+
 def _strides(d: np.ndarray) -> tuple:
     """A matrix's strides counted in elements, as torch counts them."""
     size = d.itemsize
@@ -96,9 +102,7 @@ class MvBackward0(Function):
     @staticmethod
     def backward(ctx, g):
         t = _is_tensor(g)
-        saved = _saved(ctx)
-        a = ctx._unpack("self", t) if "self" in saved else None
-        v = ctx._unpack("vec", t) if "vec" in saved else None
+        a, v = _unpacked(ctx, t, "self", "vec")
         ga = None if v is None else g.reshape(-1, 1) * v if t else np.outer(g, v)
         return ga, (_t(a) @ g if a is not None else None)
 
@@ -123,9 +127,7 @@ class DotBackward0(Function):
     @staticmethod
     def backward(ctx, g):
         t = _is_tensor(g)
-        saved = _saved(ctx)
-        a = ctx._unpack("self", t) if "self" in saved else None
-        b = ctx._unpack("tensor", t) if "tensor" in saved else None
+        a, b = _unpacked(ctx, t, "self", "tensor")
         return (g * b if b is not None else None), (g * a if a is not None else None)
 
 
@@ -396,10 +398,7 @@ class LinalgCrossBackward0(Function):
 
     @staticmethod
     def backward(ctx, g):
-        t = _is_tensor(g)
-        saved = _saved(ctx)
-        b = ctx._unpack("other", t) if "other" in saved else None
-        a = ctx._unpack("self", t) if "self" in saved else None
+        a, b = _unpacked(ctx, _is_tensor(g), "self", "other")
         return (None if b is None else _cross(b, g, ctx.dim)), (None if a is None else _cross(g, a, ctx.dim))
 
 
