@@ -40,6 +40,10 @@ RESIZE_WARNING = ("An output with one or more elements was resized since it had 
                   "outputs will not be resized unless they have zero elements. You can explicitly reuse an out "
                   "tensor t by resizing it, inplace, to zero elements with t.resize_(0). (Triggered internally at "
                   "/__w/pytorch/pytorch/aten/src/ATen/native/Resize.cpp:30.)")
+ARANGE_RESIZE_WARNING = ("The number of elements in the out tensor of shape {old} is {had} which does not match the "
+                         "computed number of elements {new}. Note that this may occur as a result of rounding error. "
+                         "The out tensor will be resized to a tensor of shape ({new},). (Triggered internally at "
+                         "/__w/pytorch/pytorch/aten/src/ATen/native/RangeFactories.cpp:199.)")
 NO_AUTOGRAD = ("{name}(): functions with out=... arguments don't support automatic differentiation, but one of the "
                "arguments requires grad.")
 
@@ -118,7 +122,8 @@ def takes_out(fn, name: str | None = None, same_dtype: bool = False):
 
 def factory_out(fn):
     """A factory (``zeros``, ``rand``, ``arange``...) with ``out=``: it makes its values in ``out``'s dtype
-    (a different ``dtype=`` is refused) and resizes ``out`` to its shape without a warning, as torch's do."""
+    (a different ``dtype=`` is refused) and resizes ``out`` to its shape without a warning, as torch's do (but
+    ``arange``, which keeps ``out``'s shape when it has as many elements and warns when not)."""
     @functools.wraps(fn)
     def with_out(*args, out=None, **kwargs):
         if out is None:
@@ -129,5 +134,12 @@ def factory_out(fn):
             raise RuntimeError(f"dtype {kind_name(dtype.np)} does not match dtype of out parameter "
                                f"({kind_name(out._data.dtype)})")
         kwargs["dtype"] = out.dtype
-        return _write(out, fn(*args, **kwargs)._data, warn=False)
+        result = fn(*args, **kwargs)._data
+        if fn.__name__ == "arange":  # fills an out of as many elements in its shape, else warns in its own words
+            if result.size == out._data.size:
+                result = result.reshape(out._data.shape)
+            else:
+                warnings.warn(ARANGE_RESIZE_WARNING.format(old=list(out._data.shape), had=out._data.size,
+                                                           new=result.size), UserWarning, stacklevel=2)
+        return _write(out, result, warn=False)
     return with_out

@@ -97,6 +97,7 @@ OUT = {
         print(torch.rand(3, out=torch.empty(3, dtype=torch.float64)), torch.randn(2, out=torch.empty(2)))
         print(torch.zeros(2, out=torch.empty(3)), torch.ones(2, out=torch.empty(2, dtype=torch.long)))
         print(torch.arange(3, out=torch.empty(3)), torch.linspace(0, 1, 3, out=torch.empty(3)))
+        print(torch.arange(3, out=torch.empty(1)), torch.arange(0., 1., 0.25, out=torch.empty(2, 2)).shape)
         print(torch.full((2,), 3., out=torch.empty(2)), torch.eye(2, out=torch.empty(2, 2)))
         print(torch.randint(0, 5, (3,), out=torch.empty(3, dtype=torch.long)), torch.empty(2, out=torch.empty(3)).shape)
         with expect(): torch.rand(3, out=torch.empty(3, dtype=torch.float64), dtype=torch.float32)
