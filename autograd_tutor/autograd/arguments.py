@@ -51,11 +51,14 @@ NO_AUTOGRAD = ("{name}(): functions with out=... arguments don't support automat
 def numpy_names(fn):
     """``fn`` also called with NumPy's names for its parameters (``axis`` for ``dim``...): each alias of a parameter
     ``fn`` has is renamed; given together with the parameter itself, the alias is refused as torch refuses it."""
-    parameters = list(inspect.signature(fn).parameters)
+    signature = inspect.signature(fn).parameters
+    parameters = list(signature)
     aliases = {alias: name for alias, name in ALIASES.items() if name in parameters and alias not in parameters}
     if not aliases:
         return fn
-    position = {name: parameters.index(name) for name in aliases.values()}
+    positional = [name for name, p in signature.items() if p.kind is p.POSITIONAL_OR_KEYWORD]
+    # where each renamed parameter would be among the positional arguments (never, if only by keyword)
+    position = {name: positional.index(name) if name in positional else float("inf") for name in aliases.values()}
 
     @functools.wraps(fn)
     def aliased(*args, **kwargs):
