@@ -120,6 +120,7 @@ class _CustomNode(FunctionCtx, _Node):
 
 class Function:
     """Base class of operations written by the learner (see the module docstring)."""
+    __module__ = "autograd_tutor.autograd"  # its public name: torch.autograd.Function
 
     @staticmethod
     def forward(ctx, *args):

@@ -356,9 +356,9 @@ class Function(Node):
 
 
 class MultiOutputFunction(Function):
-    """An operation with several outputs (``split``, ``unbind``): one node for all of them, told apart by each
-    output's ``output_nr``, the number beside the node in a consumer's ``next_functions``. The outputs are
-    views of the input. ``forward`` returns a list of arrays; ``backward`` receives a list with one gradient
+    """An operation with several outputs (``split``, ``unbind``, ``svd``): one node for all of them, told apart by
+    each output's ``output_nr``, the number beside the node in a consumer's ``next_functions``. The outputs are
+    views of the input unless the class sets ``is_view = False``. ``forward`` returns a list of arrays; ``backward`` receives a list with one gradient
     per output (None where none arrived) and returns the input's gradient.
 
     >>> import autograd_tutor as torch
@@ -377,9 +377,12 @@ class MultiOutputFunction(Function):
             ctx.needs_input_grad = (True,)
             ctx._saved = {}
         pieces = cls.forward(ctx, x, **params)
-        outs = tuple([Tensor._make(piece, record, ctx if record else None, x._vbox) for piece in pieces])
+        view = cls.is_view  # views of x (split's pieces) share its memory and version counter; others (svd) not
+        outs = tuple([Tensor._make(piece, record, ctx if record else None, x._vbox if view else None)
+                      for piece in pieces])
         for nr, out in enumerate(outs):
-            _viewing(out, x, "multi_output" if grad_mode._grad_enabled[0] else "no_grad")  # may not change in place
+            if view:  # a piece may not be changed in place
+                _viewing(out, x, "multi_output" if grad_mode._grad_enabled[0] else "no_grad")
             if record:
                 out._output_nr = nr
         if record:

@@ -25,7 +25,7 @@ from .. import events
 from ..devices import CPU
 from . import grad_mode
 from ._printing import format_tensor
-from .dtypes import CPP_NAMES, LEGACY_NAMES, TORCH_NAMES, dtype as _dtype, from_numpy_dtype
+from .dtypes import CPP_NAMES, LEGACY_NAMES, TORCH_NAMES, dtype as _dtype, float32, from_numpy_dtype
 from .node import _ids, accumulate_node
 from .hooks import add_hook
 
@@ -48,6 +48,7 @@ SCALAR_WARNING = ("Converting a tensor with requires_grad=True to a scalar may l
 
 class Size(tuple):
     """A tensor's shape: a tuple that prints as ``torch.Size([2, 3])``."""
+    __module__ = "autograd_tutor"  # its public name, as torch's type(x.shape) is torch.Size
 
     def __repr__(self) -> str:
         return f"torch.Size({list(self)})"
@@ -57,36 +58,33 @@ class Size(tuple):
 
 
 class _ReturnType(tuple):
-    """A named pair such as ``torch.return_types.max(values=..., indices=...)``."""
+    """A named tuple such as ``torch.return_types.max(values=..., indices=...)``; its fields are in ``_fields``."""
     _name = ""
     _fields = ("values", "indices")
 
-    @property
-    def values(self):
-        return self[0]
-
-    @property
-    def indices(self):
-        return self[1]
-
     def __repr__(self) -> str:
-        first, second = self._fields
-        return f"torch.return_types.{self._name}(\n{first}={self[0]!r},\n{second}={self[1]!r})"
+        fields = ",\n".join(f"{name}={value!r}" for name, value in zip(self._fields, self))
+        return f"torch.return_types.{self._name}(\n{fields})"
+
+
+def _return_type(name: str, fields: tuple = ("values", "indices")) -> type:
+    """The class ``torch.return_types.<name>`` with a property per field, under that public name (pickle finds it
+    there too)."""
+    getters = {field: property(lambda self, i=i: self[i]) for i, field in enumerate(fields)}
+    return type(name, (_ReturnType,), {"_name": name, "_fields": fields, "__module__": "autograd_tutor",
+                                       "__qualname__": f"return_types.{name}", **getters})
 
 
 class return_types:
-    """Result types of ``max(dim)``, ``min(dim)``, ``sort``, ``topk``, ``cummax``, ``cummin`` and ``kthvalue``,
-    printed as torch prints them."""
-    max = type("max", (_ReturnType,), {"_name": "max"})
-    min = type("min", (_ReturnType,), {"_name": "min"})
-    sort = type("sort", (_ReturnType,), {"_name": "sort"})
-    topk = type("topk", (_ReturnType,), {"_name": "topk"})
-    cummax = type("cummax", (_ReturnType,), {"_name": "cummax"})
-    cummin = type("cummin", (_ReturnType,), {"_name": "cummin"})
-    kthvalue = type("kthvalue", (_ReturnType,), {"_name": "kthvalue"})
-    aminmax = type("aminmax", (_ReturnType,), {"_name": "aminmax", "min": _ReturnType.values,
-                                               "max": _ReturnType.indices, "_fields": ("min", "max")})
-    median = type("median", (_ReturnType,), {"_name": "median"})
+    """Result types of ``max(dim)``, ``min(dim)``, ``sort``, ``topk``, ``cummax``, ``cummin``, ``kthvalue``, ``svd``,
+    ``histogram`` ..., printed as torch prints them."""
+    __module__ = "autograd_tutor"
+    max, min, sort, topk = (_return_type(n) for n in ("max", "min", "sort", "topk"))
+    cummax, cummin, kthvalue, median = (_return_type(n) for n in ("cummax", "cummin", "kthvalue", "median"))
+    aminmax = _return_type("aminmax", ("min", "max"))
+    svd = _return_type("svd", ("U", "S", "V"))
+    linalg_svd = _return_type("linalg_svd", ("U", "S", "Vh"))
+    histogram = _return_type("histogram", ("hist", "bin_edges"))
 
 
 _warned_once: set = set()
@@ -187,6 +185,7 @@ _NO_EDGE = (None, 0)  # a consumer's next_functions entry for an input that need
 
 class Tensor:
     """A multi-dimensional array that can record the operations applied to it (see the module docstring)."""
+    __module__ = "autograd_tutor"  # type(x) prints <class 'autograd_tutor.Tensor'>, as torch's <class 'torch.Tensor'>
 
     __array_ufunc__ = None  # make NumPy hand `array * tensor` over to Tensor.__rmul__
 
@@ -220,8 +219,11 @@ class Tensor:
             t._inference = True
         return t
 
-    def __init__(self, *args, **kwargs) -> None:
-        raise TypeError("create tensors with torch.tensor(data), torch.ones(...), torch.zeros(...) and friends")
+    def __new__(cls, *args, **kwargs) -> "Tensor":
+        """``torch.Tensor(data)``, ``torch.Tensor(2, 3)``, ``torch.Tensor()``: the legacy constructor, a float32
+        tensor (``torch.tensor(data)`` is the modern spelling); see ``legacy.py``."""
+        from ..legacy import new  # legacy builds on the factories, which build on Tensor: reached at call time
+        return new(float32, args, kwargs, any_tensor=True)
 
     def _announce(self) -> None:
         if not events.wanted(events.TensorCreated):
