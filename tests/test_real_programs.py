@@ -41,8 +41,6 @@ XFAIL = {
     "karpathy_backprop_ninja": "the bit-exact gradient checks: (dt == t.grad).all() prints exact: False for "
                                "logit_maxes, logits, h, W2, b2 where torch prints True (broadcast gradients summed in "
                                "NumPy's order, not torch's); range indexing and dC[ix] += demb[k, j] work",
-    "karpathy_micrograd_neuron": "float32 last digits: a 3-4-4-1 tanh MLP's loss after 5 SGD steps prints "
-                                 "0.41494670510292053, torch 0.4149467349052429",
     "lpwe_nn_sequential": "float32 last digits: MSELoss(reduction='sum') over 2,000 points and Linear's weight "
                           "gradient round otherwise (step-0 loss 49144.9296875, torch 49144.92578125)",
     "lpwe_optim_rmsprop": "float32 last digits of the same sums as lpwe_nn_sequential, amplified by RMSprop: loss "
