@@ -17,7 +17,8 @@ from __future__ import annotations
 from html import escape
 from typing import Optional
 
-from .boxes import BOLD, SIZES, STACK, baseline, label_text, room, row_texts
+from .boxes import BOLD, SIZES, STACK, baseline, heat_top, label_text, room, row_texts
+from .heat import heat_svg
 from .metrics import FONT, text_width
 from .replay import State
 from .style import KINDS, LEGEND, PALETTE
@@ -73,6 +74,9 @@ def node_svg(n: dict, grad: Optional[str] = None, state: Optional[str] = None, a
             size, bold, style = SIZES[1], False, _ROW_STYLE[1]
         parts.append(f'<text x="{w / 2:g}" y="{baseline(n, row):g}" text-anchor="middle" font-size="{size}"'
                      f'{style.format(**PALETTE)}{_squeezed(text, size, bold, room(n, row))}>{escape(text)}</text>')
+    if n.get("heat"):
+        heat = n["heat"]
+        parts.append(f'<g transform="translate({(w - heat["w"]) / 2:g},{heat_top(n):g})">{heat_svg(heat)}</g>')
     if n["saved"]:
         parts.append(_saved_row(n, state))
     parts.append(f"<title>{escape(_describe(n, grad, state))}</title></g>")
@@ -93,7 +97,9 @@ def _describe(n: dict, grad: str, state: str) -> str:
     what = {"leaf": "leaf tensor", "op": "result of " + n["op"], "constant": "constant, no grad",
             "collapsed": f"{n['hidden']} collapsed nodes"}[n["kind"]]
     bits = [f"{n['label']}: {what}"]
-    if n["value"]:
+    if n.get("numbers"):
+        bits.append(f"value {n['value'].split(' [')[0]} [{n['numbers']}]")
+    elif n["value"]:
         bits.append(f"value {n['value']}")
     if grad != "None" or n["kind"] == "leaf":
         bits.append(f"grad {grad}")
