@@ -70,9 +70,10 @@ def heat_top(n: dict) -> float:
 def node_size(n: dict, ports: int) -> tuple:
     """``(width, height, text_top)`` of a node's box (without the shadow boxes of a folded node)."""
     leaf = n["kind"] == "leaf"
-    top = _LEAF_EXTRA // 2 if leaf else 0
+    roomy = leaf or n["kind"] == "group"  # a pill's rounded ends, a group's band: the rows start lower
+    top = _LEAF_EXTRA // 2 if roomy else 0
     shift = heat_shift(n)
-    h = _HEIGHT + (_LEAF_EXTRA if leaf else 0) + (_SAVED_ROW if n["saved"] else 0) + shift
+    h = _HEIGHT + (_LEAF_EXTRA if roomy else 0) + (_SAVED_ROW if n["saved"] else 0) + shift
     h = max(h, 16 + _PORT * (ports - 1))
     texts = row_texts(n)
     if n["value"]:  # room for any gradient of the value's shape (the replay changes it)

@@ -226,8 +226,8 @@ class Grouping:
         for g in groups:
             if g["expanded"]:
                 boxes = [placed["nodes"][i] for i in g["members"]]
-                g["frame"] = [round(min(b["x"] - b["w"] / 2 for b in boxes) - 8, 1),
-                              round(min(b["y"] - b["h"] / 2 for b in boxes) - 8, 1),
+                g["frame"] = [round(min(b["x"] - b["w"] / 2 for b in boxes) - 8, 1),  # room for its name on top
+                              round(min(b["y"] - b["h"] / 2 for b in boxes) - 20, 1),
                               round(max(b["x"] + b["w"] / 2 for b in boxes) + 8, 1),
                               round(max(b["y"] + b["h"] / 2 for b in boxes) + 8, 1)]
         return dict(placed, groups=groups)

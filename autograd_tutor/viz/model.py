@@ -37,7 +37,7 @@ from typing import Iterable, Mapping, Optional
 
 from .format import Value
 from .geometry import Geometry
-from .groups import Grouping, module_names
+from .groups import CALLS, Grouping, module_names
 from .heat import heat_of
 from .layout import Layout
 from .names import is_tensor, tensors_in
@@ -180,6 +180,7 @@ class GraphModel(PassRecording):
                     grow: bool = False) -> "GraphModel":
         """The graph that produced ``tensor`` (ours or PyTorch's), with names from ``namespace``."""
         model = cls(max_nodes=max_nodes, grow=grow)
+        model.grouping.calls = CALLS  # the module calls of the session, if recorded (see groups.CALLS)
         model.add_tensor(tensor)
         if namespace is not None:
             model.set_names(tensors_in(namespace))
