@@ -172,7 +172,8 @@ def deep_mlp_groups():
 
 
 def custom_module_groups():
-    """A model of its own class: its two blocks group (not the model), the residual add stays outside."""
+    """A model of its own class: its four blocks group (not the model), the residual add stays outside; past 30
+    nodes, so the blocks are closed boxes and the skip from X runs past them."""
     class Block(nn.Module):
         def __init__(self, n):
             super().__init__()
@@ -184,10 +185,10 @@ def custom_module_groups():
     class Net(nn.Module):
         def __init__(self):
             super().__init__()
-            self.first, self.second = Block(3), Block(3)
+            self.first, self.second, self.third, self.fourth = Block(3), Block(3), Block(3), Block(3)
 
         def forward(self, x):
-            return self.second(self.first(x)) + x
+            return self.fourth(self.third(self.second(self.first(x)))) + x
 
     def step():
         torch.manual_seed(0)
@@ -403,6 +404,28 @@ def _distance(p, box) -> float:
 
 
 # ------------------------------------------------------------------------------------------ Graphviz dot
+def drawn(snapshot: dict) -> dict:
+    """The boxes and edges a snapshot draws: a closed module group is one box (its nodes and inner edges are
+    not drawn), as dot should get them. A graph without closed groups comes back as it is."""
+    closed = [g for g in snapshot.get("groups", ()) if not g["expanded"]]
+    if not closed:
+        return snapshot
+    nodes = [n for n in snapshot["nodes"] if "inside" not in n]
+    nodes += [dict(g, key=len(snapshot["nodes"]) + g["id"]) for g in closed]
+    box = {n["key"]: (len(snapshot["nodes"]) + n["inside"] if "inside" in n else n["key"]) for n in snapshot["nodes"]}
+    index = {n["key"]: i for i, n in enumerate(nodes)}
+    edges, ports = [], {}
+    for e in snapshot["edges"]:
+        if not e["path"]:
+            continue
+        dst = box[e["dst"]]
+        grouped = dst >= len(snapshot["nodes"])
+        pos = ports.setdefault(dst, 0) if grouped else e["pos"]
+        ports[dst] = ports.get(dst, 0) + grouped
+        edges.append(dict(e, src=index[box[e["src"]]], dst=index[dst], pos=pos))
+    return {"nodes": [dict(n, key=i) for i, n in enumerate(nodes)], "edges": edges}
+
+
 def dot_source(snapshot: dict, ports: bool = True) -> str:
     """The snapshot's nodes (same box sizes) and edges as DOT, left to right. With ``ports``, a node with
     several inputs is a record with one field per input, top to bottom, and each edge enters its field (the
