@@ -11,7 +11,7 @@ between their two ``mark`` s. :class:`ModuleCalls` keeps a bounded record of the
   a Sequential's children each form a group (``outer.net.0``, not ``outer.net``);
 * a top-level call without calls inside it (``conv(X)``, a loss) groups what it made;
 * a parameter of the module joins its group, and so does a constant the call made that only it uses;
-* a group of one node stays that node.
+* a group of one node stays that node, and so does a group holding the drawn result (the loss stays in sight).
 
 A group is *collapsed* (one box) or *expanded* (its nodes, framed); by default all are collapsed when the
 drawing has more than ``COLLAPSE_ABOVE`` nodes. :meth:`Grouping.view` lays out the drawing as it is then.
@@ -194,10 +194,12 @@ class Grouping:
                     of[n.key] = max(owner, key=lambda c: c.start)
             elif n.kind == "constant" and len(users) == 1 and None not in users:
                 call = next(iter(users))
-                if n.key < 0 or call.start < n.key < call.end:
+                number = n.key < 0 and n.value is not None and n.value.size == 1  # a Python number it used
+                if number or call.start < n.key < call.end:
                     of[n.key] = call
         sizes = collections.Counter(of.values())
-        return {k: c for k, c in of.items() if sizes[c] >= 2}
+        rooted = {c for k, c in of.items() if model._nodes[k].root}  # the drawn result stays in sight
+        return {k: c for k, c in of.items() if sizes[c] >= 2 and c not in rooted}
 
     def label(self, call: Call) -> str:
         name = self.names.get(call.module_id, "")

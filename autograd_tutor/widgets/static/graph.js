@@ -173,6 +173,8 @@ function legendMarkup() {
       `stroke-dasharray="4 2"/>`, "no grad"),
     item(`<rect x="4" y="4" width="23" height="11" rx="2" fill="#F8E6EF" stroke="#CC79A7"/>` +
       `<rect x="1" y="1" width="23" height="11" rx="2" fill="#F8E6EF" stroke="#CC79A7"/>`, "repeated, collapsed"),
+    item(`<rect x="1" y="1" width="26" height="14" rx="4" fill="#E4F4EE" stroke="#009E73" stroke-width="1.8"/>` +
+      `<rect x="2" y="2" width="24" height="3" fill="#009E73"/>`, "module call (click to open or close)"),
     item(`<line x1="1" y1="8" x2="27" y2="8" stroke="#555" stroke-width="1.5"/>`, "gradient path"),
     item(`<line x1="1" y1="8" x2="27" y2="8" stroke="#9A9A9A" stroke-width="1.5" stroke-dasharray="4 3"/>`,
       "no gradient"),
