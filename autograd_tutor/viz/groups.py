@@ -35,6 +35,7 @@ from typing import NamedTuple, Optional
 
 from .. import events
 from .geometry import Geometry
+from .metrics import text_width
 
 __all__ = ["ModuleCalls", "Call", "Grouping", "CALLS", "COLLAPSE_ABOVE", "module_text", "module_names"]
 
@@ -159,6 +160,19 @@ def _grouping_call(chain: list) -> Optional[Call]:
     return chain[i]
 
 
+def _tab_place(g: dict, others: list) -> list:
+    """Where an open group's name goes (``[x, baseline]``): in a corner of its frame that no other node covers
+    (frames are drawn over a layout that does not know them), the top left one if none is free."""
+    x0, y0, x1, y1 = g["frame"]
+    w = text_width(g["label"] + " ▾", 11, True)
+    corners = [(x0 + 8, y0 + 13), (x1 - 8 - w, y0 + 13), (x0 + 8, y1 - 5), (x1 - 8 - w, y1 - 5)]
+    for x, y in corners:
+        if not any(b["x"] - b["w"] / 2 < x + w and x < b["x"] + b["w"] / 2 and b["y"] - b["h"] / 2 < y + 3
+                   and y - 11 < b["y"] + b["h"] / 2 for b in others):
+            return [round(x, 1), round(y, 1)]
+    return [round(corners[0][0], 1), round(corners[0][1], 1)]
+
+
 class Grouping:
     """The groups of one drawing: which call each node belongs to (found once, when its calls are over) and
     the layout of the drawing with some groups collapsed."""
@@ -232,6 +246,8 @@ class Grouping:
                               round(min(b["y"] - b["h"] / 2 for b in boxes) - 20, 1),
                               round(max(b["x"] + b["w"] / 2 for b in boxes) + 8, 1),
                               round(max(b["y"] + b["h"] / 2 for b in boxes) + 8, 1)]
+                g["tab"] = _tab_place(g, [b for i, b in enumerate(placed["nodes"])
+                                          if i not in g["members"] and "inside" not in b])
         return dict(placed, groups=groups)
 
     def _collapsed(self, nodes, edges, hidden, member, groups, opened) -> dict:
