@@ -216,3 +216,13 @@ def test_a_heatmap_makes_room_in_its_box_and_shows_its_shape():
     weight = model.find("model.2.weight")
     assert weight.value.grid is not None and ">(16, 16)<" in svg and 'fill="#542788"' in svg or 'fill="#B35806"' in svg
     assert "value (16, 16) [-0.1109, -0.009021" in svg  # the exact numbers, in the node's title
+
+
+# ------------------------------------------------------------------ narration
+@pytest.mark.parametrize("name", ["mlp_groups", "deep_mlp_groups", "custom_module_groups", "cnn_step"])
+def test_no_narration_ends_in_an_ellipsis(name):
+    from autograd_tutor.viz import build_steps
+    model, _ = viz_suite.build(name)
+    texts = [s.text for s in build_steps(model)]
+    assert texts and not [t for t in texts if t.rstrip(".)]").endswith("…")]
+    assert any("(more of its numbers: hover over" in t for t in texts)
