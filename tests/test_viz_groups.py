@@ -219,7 +219,7 @@ def test_a_heatmap_makes_room_in_its_box_and_shows_its_shape():
 
 
 # ------------------------------------------------------------------ narration
-@pytest.mark.parametrize("name", ["mlp_groups", "deep_mlp_groups", "custom_module_groups", "cnn_step"])
+@pytest.mark.parametrize("name", ["mlp_groups", "deep_mlp_groups", "custom_module_groups", "cnn_groups"])
 def test_no_narration_ends_in_an_ellipsis(name):
     from autograd_tutor.viz import build_steps
     model, _ = viz_suite.build(name)
