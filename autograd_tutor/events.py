@@ -135,10 +135,8 @@ class BackwardFailed(Event, _fields("node_id name error_type message")):
     kind = "backward_failed"
 
 
-class ModuleEntered(Event, _fields("module_id type_name extra parameter_ids mark")):
-    """An ``nn.Module`` call began: ``module_id`` is ``id(module)``, ``type_name`` its class name, ``extra`` its
-    ``extra_repr()`` (``in_features=2, out_features=16, bias=True``), ``parameter_ids`` the ids of its parameters
-    (its children's included). Every tensor and node the call makes
+class ModuleEntered(Event, _fields("module_id type_name mark")):
+    """An ``nn.Module`` call began: ``module_id`` is ``id(module)``, ``type_name`` its class name. Every tensor and node the call makes
     has an id above ``mark`` (and below the ``mark`` of its :class:`ModuleLeft`): drawings group them by module."""
     __slots__ = ()
     kind = "module_entered"

@@ -39,8 +39,7 @@ def test_a_module_call_is_announced_only_while_someone_listens():
     assert kinds[0] == "module_entered" and kinds[-1] == "module_left"
     entered, left = trace[0], trace[-1]
     assert entered.module_id == left.module_id == id(lin)
-    assert (entered.type_name, entered.extra) == ("Linear", "in_features=2, out_features=3, bias=True")
-    assert set(entered.parameter_ids) == {lin.weight._id, lin.bias._id}
+    assert entered.type_name == "Linear"
     assert entered.mark < y.grad_fn._id < left.mark and entered.mark < y._id < left.mark
 
 
@@ -63,7 +62,7 @@ def test_nested_calls_are_recorded_inside_out():
         assert calls.busy is None
     finally:
         calls.stop()
-    names = [(c.type_name, c.nested) for c in calls.calls]
+    names = [(c.type_name, c.nested) for c in sorted(calls.all(), key=lambda c: c.end)]
     assert names == [("Linear", False), ("Tanh", False), ("Linear", False), ("Sequential", True)]
 
 
@@ -83,8 +82,8 @@ def test_module_names_are_the_learners():
     model = _mlp()
     first = model[0]
     names = module_names({"model": model, "first": first, "_hidden": model, "n": 3}.items())
-    assert names[id(model)] == "model" and names[id(model[2])] == "model.2"
-    assert names[id(first)] == "first"  # a variable of its own comes first
+    assert names[id(model)] == ("model", model) and names[id(model[2])] == ("model.2", model[2])
+    assert names[id(first)] == ("first", first)  # a variable of its own comes first
 
 
 # ------------------------------------------------------------------ grouping

@@ -10,7 +10,8 @@ between their two ``mark`` s. :class:`ModuleCalls` keeps a bounded record of the
   of the drawn model (the top-level call): ``model.0`` rather than ``model`` or a module inside ``model.0``;
   a Sequential's children each form a group (``outer.net.0``, not ``outer.net``);
 * a top-level call without calls inside it (``conv(X)``, a loss) groups what it made;
-* a parameter of the module joins its group, and so does a constant the call made that only it uses;
+* a parameter of the module (when the namespace names the module) joins its group, and so does a Python
+  number or a constant the call made that only it uses;
 * a group of one node stays that node, and so does a group holding the drawn result (the loss stays in sight).
 
 A group is *collapsed* (one box) or *expanded* (its nodes, framed); by default all are collapsed when the
@@ -53,8 +54,6 @@ class Call(NamedTuple):
     """One finished module call: ids in ``(start, end)`` were made by it; ``nested``: other calls ran inside."""
     module_id: int
     type_name: str
-    extra: str
-    params: frozenset
     start: int
     end: int
     nested: bool
@@ -80,8 +79,12 @@ class ModuleCalls:
         start, nested = self._open.pop()
         if self._open:
             self._open[-1][1] = True
-        self.calls.append(Call(start.module_id, start.type_name, start.extra, frozenset(start.parameter_ids),
-                               start.mark, e.mark, nested))
+        self.calls.append((start, e.mark, nested))  # made a Call only when a drawing asks (see all)
+
+    def all(self) -> list:
+        """The calls remembered, as :class:`Call`, in the order they began."""
+        return sorted((Call(s.module_id, s.type_name, s.mark, end, nested) for s, end, nested in self.calls),
+                      key=lambda c: c.start)
 
     @property
     def busy(self) -> Optional[int]:
@@ -131,14 +134,14 @@ def _top_level_parts(extra: str) -> list:
 
 
 def module_names(namespace_items) -> dict:
-    """``id(module) -> name`` for the modules of a namespace: a variable's own name first, then the dotted
-    names ``named_modules()`` gives inside each (``model.0``)."""
+    """``id(module) -> (name, module)`` for the modules of a namespace: a variable's own name first, then the
+    dotted names ``named_modules()`` gives inside each (``model.0``)."""
     modules, names = [], {}
     for name, value in namespace_items:
         if isinstance(name, str) and not name.startswith("_") and callable(getattr(value, "named_modules", None)) \
                 and not isinstance(value, type):
             modules.append((name, value))
-            names.setdefault(id(value), name)
+            names.setdefault(id(value), (name, value))
     for name, module in modules:
         try:
             inside = list(module.named_modules())
@@ -146,7 +149,7 @@ def module_names(namespace_items) -> dict:
             continue
         for qualified, sub in inside:
             if qualified:
-                names.setdefault(id(sub), f"{name}.{qualified}")
+                names.setdefault(id(sub), (f"{name}.{qualified}", sub))
     return names
 
 
@@ -179,7 +182,7 @@ class Grouping:
 
     def __init__(self, calls: Optional[ModuleCalls] = None) -> None:
         self.calls = calls if calls is not None else ModuleCalls()
-        self.names: dict = {}        # id(module) -> the learner's name for it
+        self.names: dict = {}        # id(module) -> (the learner's name for it, the module), see module_names
         self._of: dict = {}          # node key -> its Call (None: in no group)
         self._geometry = Geometry()
 
@@ -190,7 +193,7 @@ class Grouping:
                       and n.kind != "leaf" and (busy is None or n.key < busy))
         if todo:
             chains: dict = {}
-            for call in sorted(self.calls.calls, key=lambda c: c.start):
+            for call in self.calls.all():
                 lo, hi = bisect.bisect_right(todo, call.start), bisect.bisect_left(todo, call.end)
                 for key in todo[lo:hi]:
                     chains.setdefault(key, []).append(call)
@@ -198,12 +201,13 @@ class Grouping:
                 self._of[key] = _grouping_call(chains[key]) if key in chains else None
         of = {n.key: self._of.get(n.key) for n in model.visible if self._of.get(n.key) is not None}
         calls = set(of.values())
+        params = {c: self._parameters(c) for c in calls}
         for n in model.visible:  # parameters, and constants only their call uses, join its group
             if n.key in of:
                 continue
             users = {of.get(e.dst) for e in model.edges_from(n.key)}
             if n.kind == "leaf":
-                owner = [c for c in calls if n.key in c.params and c in users]
+                owner = [c for c in calls if n.key in params[c] and c in users]
                 if owner:
                     of[n.key] = max(owner, key=lambda c: c.start)
             elif n.kind == "constant" and len(users) == 1 and None not in users:
@@ -215,10 +219,24 @@ class Grouping:
         rooted = {c for k, c in of.items() if model._nodes[k].root}  # the drawn result stays in sight
         return {k: c for k, c in of.items() if sizes[c] >= 2 and c not in rooted}
 
+    def _parameters(self, call: Call) -> set:
+        """The ids of the called module's parameters (when the namespace names the module, else none)."""
+        _, module = self.names.get(call.module_id, ("", None))
+        try:
+            return {p._id for p in module.parameters()} if module is not None else set()
+        except Exception:  # a user object that only looks like a module
+            return set()
+
     def label(self, call: Call) -> str:
-        name = self.names.get(call.module_id, "")
-        text = module_text(call.type_name, call.extra)
-        return f"{name} · {text}" if name else text
+        """``model.0 · Linear(2 -> 16)`` for a module the namespace names, its class name for another."""
+        name, module = self.names.get(call.module_id, ("", None))
+        if module is None:
+            return call.type_name
+        try:
+            extra = module.extra_repr()
+        except Exception:  # a user object that only looks like a module
+            extra = ""
+        return f"{name} · {module_text(call.type_name, extra)}"
 
     def view(self, model, nodes: list, edges: list, expanded=None) -> Optional[dict]:
         """The placed snapshot with groups (None when the drawing has none). ``expanded``: the indices of the

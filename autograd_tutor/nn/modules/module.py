@@ -88,8 +88,7 @@ class Module:
         event and a ``module_left`` one (drawings group what the call made); otherwise it costs one check."""
         if not _announced[ModuleEntered]:
             return self._call(args, kwargs)
-        ModuleEntered.emit(id(self), type(self).__name__, self.extra_repr(),
-                           tuple([p._id for p in self.parameters()]), next(_ids))
+        ModuleEntered.emit(id(self), type(self).__name__, next(_ids))
         try:
             return self._call(args, kwargs)
         finally:
