@@ -81,10 +81,15 @@ class ModuleCalls:
             self._open[-1][1] = True
         self.calls.append((start, e.mark, nested))  # made a Call only when a drawing asks (see all)
 
-    def all(self) -> list:
-        """The calls remembered, as :class:`Call`, in the order they began."""
-        return sorted((Call(s.module_id, s.type_name, s.mark, end, nested) for s, end, nested in self.calls),
-                      key=lambda c: c.start)
+    def since(self, low: int) -> list:
+        """The calls remembered that ended above id ``low``, as :class:`Call`, in the order they began (the
+        record is in the order they ended: it is read from its newest end, and only as far as needed)."""
+        found = []
+        for s, end, nested in reversed(self.calls):
+            if end <= low:
+                break
+            found.append(Call(s.module_id, s.type_name, s.mark, end, nested))
+        return sorted(found, key=lambda c: c.start)
 
     @property
     def busy(self) -> Optional[int]:
@@ -193,19 +198,24 @@ class Grouping:
                       and n.kind != "leaf" and (busy is None or n.key < busy))
         if todo:
             chains: dict = {}
-            for call in self.calls.all():
+            for call in self.calls.since(todo[0]):
                 lo, hi = bisect.bisect_right(todo, call.start), bisect.bisect_left(todo, call.end)
                 for key in todo[lo:hi]:
                     chains.setdefault(key, []).append(call)
             for key in todo:
                 self._of[key] = _grouping_call(chains[key]) if key in chains else None
         of = {n.key: self._of.get(n.key) for n in model.visible if self._of.get(n.key) is not None}
+        if not of:
+            return of
         calls = set(of.values())
         params = {c: self._parameters(c) for c in calls}
+        consumers = collections.defaultdict(set)  # key -> the groups (or None) of the nodes it feeds
+        for e in model.edges:
+            consumers[e.src].add(of.get(e.dst))
         for n in model.visible:  # parameters, and constants only their call uses, join its group
-            if n.key in of:
+            if n.key in of or n.kind not in ("leaf", "constant"):
                 continue
-            users = {of.get(e.dst) for e in model.edges_from(n.key)}
+            users = consumers[n.key]
             if n.kind == "leaf":
                 owner = [c for c in calls if n.key in params[c] and c in users]
                 if owner:
