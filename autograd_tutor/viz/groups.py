@@ -37,6 +37,7 @@ from typing import NamedTuple, Optional
 from .. import events
 from .geometry import Geometry
 from .metrics import text_width
+from .names import dotted
 
 __all__ = ["ModuleCalls", "Call", "Grouping", "CALLS", "COLLAPSE_ABOVE", "module_text", "module_names"]
 
@@ -141,20 +142,12 @@ def _top_level_parts(extra: str) -> list:
 def module_names(namespace_items) -> dict:
     """``id(module) -> (name, module)`` for the modules of a namespace: a variable's own name first, then the
     dotted names ``named_modules()`` gives inside each (``model.0``)."""
-    modules, names = [], {}
-    for name, value in namespace_items:
-        if isinstance(name, str) and not name.startswith("_") and callable(getattr(value, "named_modules", None)) \
-                and not isinstance(value, type):
-            modules.append((name, value))
-            names.setdefault(id(value), (name, value))
-    for name, module in modules:
-        try:
-            inside = list(module.named_modules())
-        except Exception:  # a user object that only looks like a module
-            continue
-        for qualified, sub in inside:
-            if qualified:
-                names.setdefault(id(sub), (f"{name}.{qualified}", sub))
+    modules = [(name, value) for name, value in namespace_items
+               if isinstance(name, str) and not name.startswith("_")
+               and callable(getattr(value, "named_modules", None)) and not isinstance(value, type)]
+    names = {id(module): (name, module) for name, module in reversed(modules)}
+    for name, sub in dotted(modules, "named_modules"):
+        names.setdefault(id(sub), (name, sub))
     return names
 
 
