@@ -225,3 +225,17 @@ def test_no_narration_ends_in_an_ellipsis(name):
     texts = [s.text for s in build_steps(model)]
     assert texts and not [t for t in texts if t.rstrip(".)]").endswith("…")]
     assert any("(more of its numbers: hover over" in t for t in texts)
+
+
+def test_matplotlib_draws_closed_groups_and_heatmaps():
+    pytest.importorskip("matplotlib")
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from autograd_tutor.viz import draw
+    big, _ = viz_suite.build("deep_mlp_groups")
+    ax = draw(big)
+    texts = {t.get_text() for t in ax.texts}
+    assert "model.0 · Linear(2 -> 8)" in texts and "model.0.weight" not in texts  # inside its closed box
+    assert ax.images  # the heatmaps of the (4, 8) activations
+    plt.close(ax.figure)

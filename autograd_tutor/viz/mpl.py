@@ -114,7 +114,7 @@ def draw(target, ax=None, namespace: Optional[dict] = None, state=None):
                                         ec=stroke, lw=0.8, zorder=2))
         if n.get("heat"):
             _heatmap(ax, n)
-        key = by_index.get(n["key"])
+        key = by_index.get(n.get("key"))  # None for a group box
         grad = state.grads.get(key, n["grad"]) if state is not None else (n["grad"] or "None")
         saved_state = state.saved.get(key, n["state"]) if state is not None else n["state"]
         colours = (PALETTE["text"], PALETTE["muted"], PALETTE["text"], PALETTE["grad"],

@@ -74,3 +74,17 @@ def test_groups_open_and_close_by_mouse_and_keyboard(lab, lab_page):
             break
     assert widget.locator(".agt-group.agt-active").count() == 1
     widget.screenshot(path=str(ARTIFACTS / "groups-replay.png"))
+
+
+def test_a_wide_small_graph_opens_at_its_left_edge_at_full_size(lab, lab_page):
+    page = lab_page
+    lab.run_all(page, "module_groups.ipynb")
+    page.get_by_text("groups drawn").wait_for(timeout=90_000)
+    wide = page.locator(".agt-root").nth(1)
+    wide.wait_for()
+    page.wait_for_function("document.querySelectorAll('.agt-root')[1].dataset.nodes === '7'")
+    svg = wide.locator(".agt-svg")
+    x = float(svg.get_attribute("viewBox").split()[0])
+    assert x == 0 and svg.evaluate("s => s.getScreenCTM().a") >= 0.99  # its left edge, text at full size
+    assert wide.locator(".agt-node .agt-label", has_text="x").count() == 1  # the leaf it starts from is in sight
+    wide.screenshot(path=str(ARTIFACTS / "groups-wide-small-graph.png"))
