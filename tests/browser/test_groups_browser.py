@@ -26,7 +26,7 @@ def test_groups_open_and_close_by_mouse_and_keyboard(lab, lab_page):
     widget.wait_for()
     _wait_closed(page, 6)
     boxes = widget.locator(".agt-group")
-    assert boxes.count() == 6
+    assert boxes.count() == 6 and widget.locator(".agt-legend-group").is_visible()
     first = boxes.first
     assert first.get_attribute("aria-expanded") == "false"
     assert first.locator(".agt-label").text_content() == "model.0 · Linear(2 -> 8)"
@@ -90,3 +90,4 @@ def test_a_small_graph_wider_than_the_cell_opens_at_its_left_edge_at_full_size(l
     assert x == 0 and svg.evaluate("s => s.getScreenCTM().a") >= 0.99  # its left edge, text at full size
     assert wide.locator(".agt-node .agt-label", has_text=re.compile("^x$")).count() == 1  # the leaf it starts from is in sight
     wide.screenshot(path=str(ARTIFACTS / "groups-wide-small-graph.png"))
+    assert wide.locator(".agt-legend-group").is_hidden()  # no module here: no module in the legend

@@ -163,7 +163,8 @@ function describe(n, grad, state) {
 }
 
 function legendMarkup() {
-  const item = (svg, text) => `<span><svg width="28" height="16" aria-hidden="true">${svg}</svg>${text}</span>`;
+  const item = (svg, text, cls = "") =>
+    `<span${cls ? ` class="${cls}"` : ""}><svg width="28" height="16" aria-hidden="true">${svg}</svg>${text}</span>`;
   return [
     item(`<rect x="1" y="1" width="26" height="14" rx="7" fill="#E1EFF8" stroke="#0072B2" stroke-width="1.6"/>` +
       `<rect x="3.5" y="3.5" width="21" height="9" rx="4.5" fill="none" stroke="#0072B2"/>`, "leaf tensor (AccumulateGrad)"),
@@ -174,7 +175,8 @@ function legendMarkup() {
     item(`<rect x="4" y="4" width="23" height="11" rx="2" fill="#F8E6EF" stroke="#CC79A7"/>` +
       `<rect x="1" y="1" width="23" height="11" rx="2" fill="#F8E6EF" stroke="#CC79A7"/>`, "repeated, collapsed"),
     item(`<rect x="1" y="1" width="26" height="14" rx="4" fill="#E4F4EE" stroke="#009E73" stroke-width="1.8"/>` +
-      `<rect x="2" y="2" width="24" height="3" fill="#009E73"/>`, "module call (click to open or close)"),
+      `<rect x="2" y="2" width="24" height="3" fill="#009E73"/>`, "module call (click to open or close)",
+      "agt-legend-group"),
     item(`<line x1="1" y1="8" x2="27" y2="8" stroke="#555" stroke-width="1.5"/>`, "gradient path"),
     item(`<line x1="1" y1="8" x2="27" y2="8" stroke="#9A9A9A" stroke-width="1.5" stroke-dasharray="4 3"/>`,
       "no gradient"),
@@ -249,6 +251,7 @@ function render({ model, el: host }) {
   const note = el("p", { class: "agt-note", role: "note" });
   const legend = el("div", { class: "agt-legend", "aria-hidden": "true" });
   legend.innerHTML = legendMarkup();
+  legend.querySelector(".agt-legend-group").hidden = true;  // shown when the graph has module groups
   const tableBox = el("details", { class: "agt-tablebox" });
   const tableWrap = el("div", { class: "agt-tablewrap" });
   tableBox.append(el("summary", {}, "Nodes as a table (text alternative)"), tableWrap);
@@ -479,6 +482,7 @@ function render({ model, el: host }) {
       groupEls.set(g.id, g.expanded ? made.querySelector(".agt-gtab") : made);
     }
     root.dataset.groups = String(graph.groups.length);
+    legend.querySelector(".agt-legend-group").hidden = !graph.groups.length;  // only where there are groups
     root.dataset.closedGroups = String(graph.groups.filter((g) => !g.expanded).length);
     if (refocus >= 0 && groupEls.has(refocus)) groupEls.get(refocus).focus();
     refocus = -1;
