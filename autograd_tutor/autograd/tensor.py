@@ -202,6 +202,8 @@ class Tensor:
     _wrapped = False
     _inference = False
     _output_nr = 0  # which output of its grad_fn this tensor is (split's pieces: 0, 1, ...)
+    _view_version = 0  # a view (``_base`` set): the shared version counter's value when its grad_fn was made
+    _view_origin = None  # a view made under no_grad ("no_grad") or by split / unbind ("multi_output")
 
     @classmethod
     def _make(cls, data, requires_grad: bool = False, grad_fn=None, vbox=None) -> "Tensor":
@@ -230,6 +232,13 @@ class Tensor:
                                   requires_grad=self._requires_grad, is_leaf=fn is None,
                                   grad_fn_id=fn._id if fn is not None else None, value=events.copy_of(d))
 
+    def _fresh(self) -> None:
+        """Make this view's ``grad_fn`` again if its base, or another view of it, was changed in place since
+        (``ops/views.py``); nothing for a tensor that is not a view."""
+        if self._base is not None and self._vbox[0] != self._view_version:
+            from .ops.views import regrow  # the operations build on Tensor: reached at call time
+            regrow(self)
+
     def _edge(self) -> tuple:
         """This tensor's entry in a consumer's ``next_functions``."""
         fn = self._grad_fn
@@ -244,6 +253,11 @@ class Tensor:
     # ------------------------------------------------------------ autograd attributes
     @property
     def requires_grad(self) -> bool:
+        """Whether operations on this tensor are recorded; a view requires grad when its base does (torch's
+        rule, also for a view made under no_grad)."""
+        if self._base is not None:
+            self._fresh()
+            return self._requires_grad or self._base._requires_grad
         return self._requires_grad
 
     @requires_grad.setter
@@ -275,6 +289,8 @@ class Tensor:
     @property
     def grad_fn(self):
         """The node that made this tensor (None for a leaf); read-only, as in torch."""
+        if self._base is not None:
+            self._fresh()
         return self._grad_fn
 
     @grad_fn.setter
@@ -283,7 +299,7 @@ class Tensor:
 
     @property
     def is_leaf(self) -> bool:
-        return self._grad_fn is None
+        return self.grad_fn is None
 
     @is_leaf.setter
     def is_leaf(self, value) -> None:
@@ -438,6 +454,11 @@ class Tensor:
             raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         return strides if dim is None else strides[_dim(dim, self.ndim)]
 
+    def storage_offset(self) -> int:
+        """Where the first element sits in the memory this tensor shares with its base, counted in elements:
+        ``x[1:, 2]`` of a (3, 4) ``x`` starts at 6."""
+        return _in_memory(self._data)[1] // self._data.itemsize
+
     def contiguous(self) -> "Tensor":
         return self if self._data.flags.c_contiguous else self.clone()
 
@@ -505,10 +526,15 @@ class Tensor:
 
     def __repr__(self) -> str:
         suffixes = []
-        if self.grad_fn is not None:
-            suffixes.append(f"grad_fn=<{type(self.grad_fn).__name__}>")
-        elif self._requires_grad:
-            suffixes.append("requires_grad=True")
+        try:
+            fn = self.grad_fn
+        except RuntimeError:  # a view whose grad_fn torch refuses to make again (ops/views.py)
+            suffixes.append("grad_fn=<Invalid>")
+        else:
+            if fn is not None:
+                suffixes.append(f"grad_fn=<{type(fn).__name__}>")
+            elif self.requires_grad:
+                suffixes.append("requires_grad=True")
         return format_tensor(self._data, suffixes)
 
     __str__ = __repr__
@@ -531,10 +557,8 @@ class Tensor:
             warnings.warn(f"backward hook {hook!r} on tensor will not be serialized.  If this is expected, you can "
                           "decorate the function with @torch.utils.hooks.unserializable_hook to suppress this "
                           "warning", UserWarning, stacklevel=2)
-        data = root = self._data
-        while isinstance(root.base, np.ndarray):
-            root = root.base
-        offset = data.__array_interface__["data"][0] - root.__array_interface__["data"][0]
+        data = self._data
+        root, offset = _in_memory(data)
         return (_rebuild, (type(self), root, offset, data.shape, data.strides, data.dtype, self._requires_grad))
 
     def __deepcopy__(self, memo):
@@ -554,6 +578,15 @@ class Tensor:
             if d in dims[:i]:
                 raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
         return dims if dims and self.ndim else tuple(range(self.ndim))
+
+
+def _in_memory(data: np.ndarray) -> tuple:
+    """The whole array ``data`` lives in (its NumPy base, all the way down) and the byte offset of its first element
+    there."""
+    root = data
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    return root, data.__array_interface__["data"][0] - root.__array_interface__["data"][0]
 
 
 def _rebuild(cls, root: np.ndarray, offset: int, shape: tuple, strides: tuple, dtype, requires_grad: bool):
