@@ -37,6 +37,8 @@ from typing import Iterable, Mapping, Optional
 
 from .format import Value
 from .geometry import Geometry
+from .groups import CALLS, Grouping, module_names
+from .heat import heat_of
 from .layout import Layout
 from .names import is_tensor, tensors_in
 from .passes import MAX_PASSES, PassRecording
@@ -177,6 +179,7 @@ class GraphModel(PassRecording):
         self.note = ""               # said once: the leaves' .grad changed since this drawing's last pass
         self.counting = False        # past the budget, a live drawing counts passes instead of growing
         self.counted = [0, 0]        # backward passes, and the nodes they ran, counted that way
+        self.grouping = Grouping()   # the module calls that made its nodes (see groups.py)
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -184,9 +187,11 @@ class GraphModel(PassRecording):
                     grow: bool = False) -> "GraphModel":
         """The graph that produced ``tensor`` (ours or PyTorch's), with names from ``namespace``."""
         model = cls(max_nodes=max_nodes, grow=grow)
+        model.grouping.calls = CALLS  # the module calls of the session, if recorded (see groups.CALLS)
         model.add_tensor(tensor)
         if namespace is not None:
             model.set_names(tensors_in(namespace))
+            model.grouping.names = module_names(namespace.items())
         return model
 
     @classmethod
@@ -197,6 +202,7 @@ class GraphModel(PassRecording):
         model.apply_all(trace)
         if namespace is not None:
             model.set_names(tensors_in(namespace))
+            model.grouping.names = module_names(namespace.items())
         return model
 
     def node(self, key: int) -> Optional[VizNode]:
@@ -399,6 +405,7 @@ class GraphModel(PassRecording):
         is read: the live widget subscribes these handlers directly, kind by kind."""
         handlers = {kind: handler.__get__(self) for kind, handler in _HANDLERS.items()}
         handlers.update(dict.fromkeys(_QUEUED, self._queue.append))
+        handlers.update(self.grouping.calls.handlers())
         return handlers
 
     def settle(self, passes: bool = True) -> None:
@@ -716,8 +723,12 @@ class GraphModel(PassRecording):
                     stack.append(child)
 
     # ------------------------------------------------------------------ snapshot
-    def snapshot(self) -> dict:
+    def snapshot(self, expanded: Optional[Iterable[int]] = None) -> dict:
         """The JSON-ready drawing: nodes and edges with pixel geometry, in display order (indices never change).
+
+        When nodes were made by module calls, ``groups`` lists them (see :mod:`.groups`) and ``expanded`` says
+        which are drawn open (default: all up to 30 nodes, none beyond); a node inside a closed group is placed
+        on its group's box and marked ``inside``, an edge inside one has no ``path``.
 
         >>> import autograd_tutor as torch
         >>> x = torch.tensor(2., requires_grad=True)
@@ -728,7 +739,10 @@ class GraphModel(PassRecording):
         cache, edge_cache = self._json, self._edge_cache
         nodes = [cache.get(n.key) or cache.setdefault(n.key, _node_json(n)) for n in self.visible]
         edges = [edge_cache.get(e.index) or edge_cache.setdefault(e.index, self._edge_json(e)) for e in self.edges]
-        return dict(self._geometry.place(nodes, edges, self.hidden), counted=list(self.counted))
+        placed = self.grouping.view(self, nodes, edges, expanded)
+        if placed is None:
+            placed = self._geometry.place(nodes, edges, self.hidden)
+        return dict(placed, counted=list(self.counted))
 
     def snapshot_json(self, snapshot: dict) -> str:
         """``json.dumps(snapshot)`` (compact) of what :meth:`snapshot` returned, encoding again only the runs of
@@ -763,10 +777,13 @@ class GraphModel(PassRecording):
 
 
 def _node_json(n: VizNode) -> dict:
-    return {"key": n.index, "kind": n.kind, "label": n.label, "sub": n.subtitle, "op": n.op,
-            "value": n.value.text if n.value is not None else "",
-            "grad": n.grad.text if n.grad is not None else "",
-            "saved": list(n.saved), "state": n.saved_state, "hidden": n.hidden, "root": n.root}
+    out = {"key": n.index, "kind": n.kind, "label": n.label, "sub": n.subtitle, "op": n.op,
+           "value": n.value.text if n.value is not None else "",
+           "grad": n.grad.text if n.grad is not None else "",
+           "saved": list(n.saved), "state": n.saved_state, "hidden": n.hidden, "root": n.root}
+    if n.value is not None and n.value.grid is not None:  # drawn as a heatmap; its numbers in the tooltip
+        out["heat"], out["numbers"] = heat_of(n.value.grid), n.value.numbers
+    return out
 
 
 _dumps = json.JSONEncoder(separators=(",", ":")).encode

@@ -47,6 +47,7 @@ from ..viz import (STRUCTURE_KINDS, GraphModel, build_steps, html_table, replay_
                    text_table, to_networkx, to_svg)
 from ..viz import draw as _draw
 from ..viz import save as _save
+from ..viz.groups import CALLS, module_names
 from ..viz.history import HISTORY
 from ..viz.names import caller_namespace, notebook_namespace
 from ._browser import is_int, is_number, take_from_browser
@@ -62,6 +63,7 @@ COUNT_INTERVAL = 1.0
 _CLOCKED = ("node_created",)
 
 HISTORY.start()  # the widgets are in use: keep the recent backward passes, so a drawing made later replays its own
+CALLS.start()    # ... and the module calls, so that it groups the nodes each one made
 
 
 class GraphWidget(anywidget.AnyWidget):
@@ -81,6 +83,9 @@ class GraphWidget(anywidget.AnyWidget):
     step = traitlets.Int(0).tag(sync=True)
     title = traitlets.Unicode("Computation graph").tag(sync=True)
     render_ms = traitlets.Float(0.0).tag(sync=True)
+    #: The module groups drawn open (indices into ``graph["groups"]``); None: the default (open up to 30 nodes).
+    #: The browser sets it when a group's box is clicked (or Enter on it); the drawing is laid out again.
+    expanded = traitlets.List(traitlets.Int(), default_value=None, allow_none=True).tag(sync=True)
 
     def __init__(self, tensor=None, *, max_nodes: Optional[int] = 400, namespace: Optional[Mapping] = None,
                  live: bool = True, title: Optional[str] = None, _depth: int = 1) -> None:
@@ -92,6 +97,7 @@ class GraphWidget(anywidget.AnyWidget):
             self._model = GraphModel.from_tensor(tensor, max_nodes=max_nodes, grow=False)
             for record in tuple(HISTORY.passes):
                 self._model.take_pass(record)
+        self._model.grouping.calls = CALLS
         super().__init__(title=title or ("Computation graph" if tensor is None else "Graph of the tensor"))
         self._steps: list = []
         self.graph: dict = {"nodes": [], "edges": [], "hidden": 0, "width": 0, "height": 0}
@@ -110,7 +116,14 @@ class GraphWidget(anywidget.AnyWidget):
     def set_state(self, sync_data) -> None:
         """The browser may move the replay (``step``, within the steps) and report ``render_ms``; nothing else."""
         take_from_browser(self, sync_data, {"step": lambda i: is_int(i) and 0 <= i <= len(self._steps),
-                                            "render_ms": lambda ms: is_number(ms) and ms >= 0})
+                                            "render_ms": lambda ms: is_number(ms) and ms >= 0,
+                                            "expanded": _group_indices})
+
+    @traitlets.observe("expanded")
+    def _regroup(self, _change) -> None:
+        """Groups opened or closed: lay the drawing out again and send it."""
+        self.graph = self.model.snapshot(self.expanded)
+        self.graph_json = self._model.snapshot_json(self.graph)
 
     # ---------------------------------------------------------------- events in, state out
     @property
@@ -184,7 +197,7 @@ class GraphWidget(anywidget.AnyWidget):
                 return  # past the budget or repeating a step only counts change: sent at most once a second
             if model.version != self._graph_synced or model.counted != self._counted:
                 model.settle(passes=False)
-                self.graph = model.snapshot()
+                self.graph = model.snapshot(self.expanded)
                 self.graph_json = model.snapshot_json(self.graph)
                 self._graph_synced, self._counted = model.version, list(model.counted)
             end = perf_counter()
@@ -193,10 +206,11 @@ class GraphWidget(anywidget.AnyWidget):
             return
         model.settle()
         model.set_names(tensors_in(self._namespace))
+        model.grouping.names = module_names(self._namespace.items())
         if model.version != self._synced:
             old = len(self._steps)
             self._steps = build_steps(model)
-            self.graph = model.snapshot()
+            self.graph = model.snapshot(self.expanded)
             self.replay = replay_json(model, self._steps)
             self.replay["note"] = model.note
             with self.hold_sync():
@@ -206,7 +220,7 @@ class GraphWidget(anywidget.AnyWidget):
                     self.step = len(self._steps)
             self._synced = self._graph_synced = model.version
         elif model.counted != self._counted:  # past the budget only the counts changed: the replay is the same
-            self.graph = model.snapshot()
+            self.graph = model.snapshot(self.expanded)
             self.graph_json = model.snapshot_json(self.graph)
         self._counted = list(model.counted)
         end = perf_counter()
@@ -280,6 +294,12 @@ class GraphWidget(anywidget.AnyWidget):
         data["text/plain"] = repr(self)
         data["image/svg+xml"] = to_svg(self.model)
         return data, metadata
+
+
+def _group_indices(value) -> bool:
+    """What the browser may set ``expanded`` to: None, or a list of group indices."""
+    return value is None or (isinstance(value, list) and len(value) <= 10_000
+                             and all(is_int(i) and i >= 0 for i in value))
 
 
 def _register_cell_hook(callback):
