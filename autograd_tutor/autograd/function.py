@@ -23,7 +23,7 @@ from . import grad_mode
 from .anomaly_mode import _mode as _anomaly, forward_stack
 from .dtypes import LEGACY_NAMES, from_numpy_dtype
 from .node import AccumulateGrad, Node, _ids, _node_seq
-from .tensor import Tensor
+from .tensor import Tensor, graph_cut
 from .summation import torch_sum
 
 __all__ = ["Node", "Function", "MultiOutputFunction", "AccumulateGrad", "FREED_MESSAGE", "saved_tensors_hooks", "shown"]
@@ -174,6 +174,9 @@ class Function(Node):
                 out._base = a._base if a._base is not None else a
             if events._subscribers:
                 out._announce()
+                if True in needs:  # inputs that require grad, not recorded: the graph stops at ``out``
+                    graph_cut("inference_mode" if grad_mode._inference[0] else "no_grad",
+                              tuple([t for t in inputs if t._requires_grad]), out, cls.__name__)
             return out
         ctx = cls()
         ctx.needs_input_grad = needs

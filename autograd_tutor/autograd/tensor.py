@@ -185,6 +185,19 @@ def _int_args(args: tuple, value, fn: str, name: str) -> tuple:
 _NO_EDGE = (None, 0)  # a consumer's next_functions entry for an input that needs no gradient
 
 
+def graph_cut(cause: str, sources: tuple, out=None, op: str = "") -> None:
+    """Tell whoever listens to ``graph_cut`` events that no gradient will flow from ``out`` back to ``sources``
+    (see :class:`~autograd_tutor.events.GraphCut`); for ``item``/``tolist``/``numpy`` (no ``out``) the event
+    carries the numbers handed out. The caller has checked ``events._subscribers``."""
+    if not events.wanted(events.GraphCut):
+        return
+    fns = [t._grad_fn for t in sources]
+    events.GraphCut.emit(cause=cause, tensor_id=None if out is None else out._id,
+                         source_ids=tuple([t._id for t in sources]),
+                         source_node_ids=tuple([None if f is None else f._id for f in fns]), op=op,
+                         value=events.copy_of(sources[0]._data) if out is None else None)
+
+
 class Tensor:
     """A multi-dimensional array that can record the operations applied to it (see the module docstring)."""
 
@@ -261,6 +274,8 @@ class Tensor:
             raise RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
         if flag and self._data.dtype.kind != "f":
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        if events._subscribers and self._requires_grad and not flag:
+            graph_cut("requires_grad", (self,), self)
         self._requires_grad = bool(flag)
 
     def requires_grad_(self, requires_grad: bool = True) -> "Tensor":
@@ -358,6 +373,8 @@ class Tensor:
         out = Tensor._make(self._data, False, None, self._vbox)
         if events._subscribers:
             out._announce()
+            if self._requires_grad:
+                graph_cut("detach", (self,), out)
         return out
 
     def detach_(self) -> "Tensor":
@@ -375,7 +392,10 @@ class Tensor:
     @property
     def data(self) -> "Tensor":
         """The same storage as a tensor that does not require grad, invisible to the version counter."""
-        return Tensor._make(self._data)
+        out = Tensor._make(self._data)
+        if events._subscribers and self._requires_grad:
+            graph_cut("data", (self,), out)
+        return out
 
     @data.setter
     def data(self, value: "Tensor") -> None:
@@ -448,15 +468,21 @@ class Tensor:
         """The single value as a Python number."""
         if self._data.size != 1:
             raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
+        if events._subscribers and self._requires_grad:
+            graph_cut("item", (self,))
         return self._data.item()
 
     def tolist(self):
+        if events._subscribers and self._requires_grad:
+            graph_cut("tolist", (self,))
         return self._data.tolist()
 
     def numpy(self) -> np.ndarray:
         """The underlying array (shared memory); refused while the tensor requires grad, as in torch."""
         if self._requires_grad:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        if events._subscribers:
+            graph_cut("numpy", (self,))
         return self._data
 
     def __array__(self, dtype=None, copy=None):
