@@ -10,9 +10,12 @@ leaf       pill (rounded ends)    double line         blue ``#0072B2``
 op         rectangle              single solid line   orange ``#E69F00``
 constant   rectangle              dashed line         grey ``#6E6E6E``
 collapsed  stacked rectangles     single solid line   reddish purple
+cut        rectangle with a ×     dotted line         black ``#000000``
 =========  =====================  ==================  ===================
 
-Edges along which a gradient can flow are solid; edges from constants are dashed and grey. Gradient values
+Edges along which a gradient can flow are solid; edges from constants are dashed and grey; the edges of a
+graph cut (:mod:`~autograd_tutor.viz.cuts`) are black and dotted, and the one from the tensor that was cut
+ends in a cross: no gradient goes back past it. Gradient values
 are written in vermillion ``#D55E00``. Saved tensors read plain when saved, struck out when freed, and bold
 bluish green when kept by ``retain_graph=True``.
 """
@@ -25,6 +28,7 @@ PALETTE = {
     "op": ("#E69F00", "#FDF1D6"),
     "constant": ("#6E6E6E", "#F2F2F2"),
     "collapsed": ("#CC79A7", "#F8E6EF"),
+    "cut": ("#000000", "#FFFFFF"),
     "grad": "#D55E00",
     "kept": "#009E73",
     "freed": "#8A8A8A",
@@ -41,6 +45,7 @@ KINDS = {
     "op": "result (grad_fn)",
     "constant": "constant (no grad)",
     "collapsed": "repeated, collapsed",
+    "cut": "graph cut",
 }
 
 SAVED_STATES = {"saved": "saved", "freed": "freed by backward", "kept": "kept (retain_graph=True)"}

@@ -25,6 +25,9 @@ from .style import KINDS, LEGEND, PALETTE
 __all__ = ["to_svg", "node_svg", "FONT"]
 
 _LEGEND_ROW = 24
+#: The cross of a graph cut, 8 px wide from (x, y).
+_CROSS = '<path d="M{x},{y}l8,8m0,-8l-8,8" stroke="{stroke}" stroke-width="2" fill="none"/>'
+
 _ROW_STYLE = (' font-weight="700" fill="{text}"', ' fill="{muted}"', ' fill="{text}"', ' font-weight="600" fill="{grad}"',
               ' fill="{muted}"')
 
@@ -45,6 +48,9 @@ def _shape(kind: str, w: float, h: float, root: bool, hidden: int) -> str:
         return (f'<rect width="{w}" height="{h}" rx="{r}" fill="{fill}" stroke="{stroke}" stroke-width="{width}"/>'
                 f'<rect x="3.5" y="3.5" width="{w - 7}" height="{h - 7}" rx="{r - 3.5}" fill="none" '
                 f'stroke="{stroke}" stroke-width="1"/>')
+    if kind == "cut":  # a dotted box with a cross under its text: the gradient stops here
+        return (f'<rect width="{w}" height="{h}" rx="4" fill="{fill}" stroke="{stroke}" stroke-width="2" '
+                f'stroke-dasharray="2 3"/>{_CROSS.format(x=w / 2 - 4, y=h - 20, stroke=stroke)}')
     dash = ' stroke-dasharray="5 3"' if kind == "constant" else ""
     back = ""
     if kind == "collapsed" or hidden:
@@ -91,7 +97,7 @@ def _saved_row(n: dict, state: str) -> str:
 
 def _describe(n: dict, grad: str, state: str) -> str:
     what = {"leaf": "leaf tensor", "op": "result of " + n["op"], "constant": "constant, no grad",
-            "collapsed": f"{n['hidden']} collapsed nodes"}[n["kind"]]
+            "collapsed": f"{n['hidden']} collapsed nodes", "cut": "graph cut, " + n["sub"]}[n["kind"]]
     bits = [f"{n['label']}: {what}"]
     if n["value"]:
         bits.append(f"value {n['value']}")
@@ -102,14 +108,17 @@ def _describe(n: dict, grad: str, state: str) -> str:
     return ", ".join(bits)
 
 
-def _legend_items() -> list:
-    """``(svg at x = 0, width)`` of each legend entry."""
+def _legend_items(cuts: bool = False) -> list:
+    """``(svg at x = 0, width)`` of each legend entry (the graph cut's only when the drawing has one)."""
     items = []
-    for kind, text in LEGEND:
+    for kind, text in LEGEND + ([("cut", "graph cut: no gradient back")] if cuts else []):
         stroke, fill = PALETTE[kind]
         if kind == "leaf":
             shape = (f'<rect y="10" width="26" height="16" rx="8" fill="{fill}" stroke="{stroke}" stroke-width="1.6"/>'
                      f'<rect x="2.5" y="12.5" width="21" height="11" rx="5.5" fill="none" stroke="{stroke}"/>')
+        elif kind == "cut":
+            shape = (f'<rect y="10" width="26" height="16" rx="3" fill="{fill}" stroke="{stroke}" stroke-width="1.6" '
+                     f'stroke-dasharray="2 2"/>{_CROSS.format(x=3, y=13, stroke=stroke)}')
         else:
             dash = ' stroke-dasharray="4 2"' if kind == "constant" else ""
             shape = (f'<rect y="10" width="26" height="16" rx="3" fill="{fill}" stroke="{stroke}" '
@@ -129,10 +138,10 @@ def _legend_items() -> list:
     return out
 
 
-def _legend(width: float) -> tuple:
+def _legend(width: float, cuts: bool = False) -> tuple:
     """The legend wrapped to ``width``, and its height."""
     parts, x, y = [], 12, 0
-    for svg, w in _legend_items():
+    for svg, w in _legend_items(cuts):
         if x > 12 and x + w > width - 12:
             x, y = 12, y + _LEGEND_ROW
         parts.append(f'<g transform="translate({x:g},{y})">{svg}</g>')
@@ -145,7 +154,7 @@ def to_svg(model, state: Optional[State] = None, legend: bool = True, title: str
     snap = model.snapshot()
     nodes, edges = snap["nodes"], snap["edges"]
     width = max(snap["width"], 320 if legend else 0)
-    legend_svg, top = _legend(width) if legend else ("", 0)
+    legend_svg, top = _legend(width, any(n["kind"] == "cut" for n in nodes)) if legend else ("", 0)
     note = 22 if snap["hidden"] else 0
     height = snap["height"] + top + note
     by_index = {n.index: n.key for n in model.visible}
@@ -155,13 +164,19 @@ def to_svg(model, state: Optional[State] = None, legend: bool = True, title: str
              '<defs><marker id="agt-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" '
              f'orient="auto"><path d="M0,1L9,5L0,9z" fill="{PALETTE["edge"]}"/></marker>'
              '<marker id="agt-back" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" '
-             f'orient="auto-start-reverse"><path d="M0,1L9,5L0,9z" fill="{PALETTE["grad"]}"/></marker></defs>',
+             f'orient="auto-start-reverse"><path d="M0,1L9,5L0,9z" fill="{PALETTE["grad"]}"/></marker>'
+             '<marker id="agt-cross" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="9" markerHeight="9" '
+             f'orient="auto"><path d="M1,1L9,9M9,1L1,9" stroke="{PALETTE["cut"][0]}" stroke-width="2"/></marker></defs>',
              f'<rect width="{width:g}" height="{height:g}" fill="#ffffff"/>', legend_svg,
              f'<g transform="translate(0,{top})">']
     labels = []
     for i, e in enumerate(edges):
         grad = state.edges.get(i, "") if state is not None else e["grad"]
-        if not e["tracked"]:
+        if e.get("cut"):
+            end = "agt-cross" if nodes[e["dst"]]["kind"] == "cut" else "agt-arrow"
+            stroke = (f'stroke="{PALETTE["cut"][0]}" stroke-width="1.6" stroke-dasharray="2 3" '
+                      f'marker-end="url(#{end})"')
+        elif not e["tracked"]:
             stroke = f'stroke="{PALETTE["data_edge"]}" stroke-dasharray="4 3" marker-end="url(#agt-arrow)"'
         elif grad:
             stroke = f'stroke="{PALETTE["grad"]}" stroke-width="2" marker-start="url(#agt-back)"'
@@ -172,7 +187,7 @@ def to_svg(model, state: Optional[State] = None, legend: bool = True, title: str
             labels.append(f'<text class="agt-elabel" x="{e["lx"]:g}" y="{e["ly"]:g}" text-anchor="middle" font-size="11.5" '
                           f'font-weight="700" fill="{PALETTE["grad"]}">{escape(label_text(grad))}</text>')
     for n in nodes:
-        key = by_index[n["key"]]
+        key = by_index.get(n["key"])  # None for a graph cut's box: no replay state
         grad = state.grads.get(key) if state is not None else None
         saved = state.saved.get(key) if state is not None else None
         active = state is not None and state.active == key
