@@ -76,11 +76,13 @@ class Cut:
 
 class CutLog:
     """The last :data:`KEEP` cuts by the id of the tensor they made, and the last :data:`ESCAPES_KEPT` numbers
-    handed out by tensors that require grad (see the module docstring)."""
+    handed out by tensors that require grad (see the module docstring). A cut that repeats an earlier one (the
+    same cause, op and sources: the next step of a loop) replaces it, so a training loop keeps one per kind."""
 
     def __init__(self) -> None:
         self.cuts: collections.OrderedDict = collections.OrderedDict()
         self.escapes: collections.deque = collections.deque(maxlen=ESCAPES_KEPT)
+        self._latest: dict = {}  # (cause, op, source ids) -> the tensor id of the latest such cut
         self._subscription = None
 
     def start(self) -> None:
@@ -107,9 +109,14 @@ class CutLog:
             elif e.cause != "numpy":
                 self.escapes.append(Cut(e.cause, None, e.source_ids, e.source_node_ids, value=Value.of(e.value)))
             return
+        # the same cut again (a loop's next step, an optimizer's in-place update under no_grad) replaces the last
+        older = self._latest.pop((e.cause, e.op, e.source_ids), None)
+        if older is not None:
+            self.cuts.pop(older, None)
         if len(self.cuts) >= KEEP:
             self.cuts.popitem(last=False)
         self.cuts[e.tensor_id] = Cut(e.cause, e.tensor_id, e.source_ids, e.source_node_ids, e.op)
+        self._latest[e.cause, e.op, e.source_ids] = e.tensor_id
 
     def find(self, tensor_id: int, value: Optional[Value] = None) -> Optional[Cut]:
         """The cut that made tensor ``tensor_id``; else, given its ``value``, the numbers it was rebuilt from."""
