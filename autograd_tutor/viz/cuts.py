@@ -189,8 +189,9 @@ def explain_no_grad(tensor, root, log: Optional[CutLog] = None) -> str:
         raise TypeError(f"explain_no_grad() expects two tensors, got {type(tensor).__name__} and "
                         f"{type(root).__name__}")
     log = CUTS if log is None else log
-    names = {id(v): k for k, v in reversed(list(caller_namespace(2).items()))
-             if isinstance(k, str) and not k.startswith("_") and is_tensor(v)}
+    tensors = {k: v for k, v in reversed(list(caller_namespace(2).items()))
+               if isinstance(k, str) and not k.startswith("_") and is_tensor(v)}
+    names = {id(v): k for k, v in tensors.items()}
     w, r = names.get(id(tensor), "this tensor"), names.get(id(root), "the root")
     leaves, fns = _behind(root)
     if tensor.grad_fn is not None:
@@ -205,7 +206,12 @@ def explain_no_grad(tensor, root, log: Optional[CutLog] = None) -> str:
         if id(tensor) in leaves or tensor is root:
             return (f"{w} gets a gradient: it is a leaf that requires grad and {r} was computed from it, so "
                     f"{r}.backward() fills {w}.grad.")
-        cut = log.from_source(getattr(tensor, "_id", None))
+        cut, via = log.from_source(getattr(tensor, "_id", None)), w
+        if cut is None:  # a tensor computed from w (a variable of the caller's) was cut
+            cut, via = _cut_downstream(tensor, tensors, log)
+        if cut is not None and via != w:
+            return (f"{w} gets no gradient from {r}: {via} was computed from {w}, then {cut.how(via)} cut it from "
+                    f"the graph ({cut.label}), and {r} was computed from what came out, so backward stops there.")
         if cut is not None and cut.cause in ("no_grad", "inference_mode"):
             return (f"{w} gets no gradient from {r}: {w} was used inside torch.{cut.cause}() ({cut.how(w)}), so "
                     "that result has no history and backward stops there. Compute it outside the block.")
@@ -224,13 +230,26 @@ def explain_no_grad(tensor, root, log: Optional[CutLog] = None) -> str:
                 "no_grad": "computed inside torch.no_grad(), which recorded nothing",
                 "inference_mode": "computed inside torch.inference_mode(), which recorded nothing",
                 "requires_grad": "switched off with requires_grad_(False): it is frozen"}.get(
-                    cut.cause, f"rebuilt from plain numbers ({cut.how('…')}): a new tensor with no history")
+                    cut.cause, "rebuilt from plain numbers "
+                    f"({cut.how(next((k for k, t in tensors.items() if getattr(t, '_id', None) == cut.source_ids[0]), 'x'))})"
+                    ": a new tensor with no history")
         return (f"{w} gets no gradient: it was {what}, so it does not require grad and backward stops at it.")
     if type(tensor).__name__ == "Parameter":
         return (f"{w} gets no gradient: it is a parameter with requires_grad=False (frozen), so backward skips "
                 f"it. Call {w}.requires_grad_() to train it.")
     return (f"{w} gets no gradient: it was created without requires_grad=True, so autograd treats it as data. "
             f"Create it with requires_grad=True, or call {w}.requires_grad_() before computing with it.")
+
+
+def _cut_downstream(tensor, tensors: dict, log: CutLog) -> tuple:
+    """(the latest cut whose source is one of ``tensors`` computed from ``tensor``, that source's name)."""
+    by_id = {getattr(t, "_id", None): name for name, t in tensors.items()}
+    for cut in reversed((*log.cuts.values(), *log.escapes)):
+        for source in cut.source_ids:
+            name = by_id.get(source)
+            if name is not None and id(tensor) in _behind(tensors[name])[0]:
+                return cut, name
+    return None, None
 
 
 def _behind(root) -> tuple:

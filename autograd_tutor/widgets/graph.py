@@ -43,6 +43,7 @@ from ..viz import (STRUCTURE_KINDS, GraphModel, build_steps, html_table, replay_
                    text_table, to_networkx, to_svg)
 from ..viz import draw as _draw
 from ..viz import save as _save
+from ..viz.cuts import CUTS
 from ..viz.history import HISTORY
 from ..viz.names import caller_namespace, notebook_namespace
 from ._browser import is_int, is_number, take_from_browser
@@ -58,6 +59,7 @@ COUNT_INTERVAL = 1.0
 _CLOCKED = ("node_created",)
 
 HISTORY.start()  # the widgets are in use: keep the recent backward passes, so a drawing made later replays its own
+CUTS.start()     # and the recent graph cuts, so every drawing marks where its graph was cut
 
 
 class GraphWidget(anywidget.AnyWidget):
