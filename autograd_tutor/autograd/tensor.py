@@ -28,6 +28,7 @@ from ._printing import format_tensor
 from .dtypes import CPP_NAMES, LEGACY_NAMES, TORCH_NAMES, dtype as _dtype, from_numpy_dtype
 from .node import _ids, accumulate_node
 from .hooks import add_hook
+from .tracebacks import ENGINE_FRAME
 
 __all__ = ["Tensor", "Size", "return_types"]
 
@@ -365,6 +366,7 @@ class Tensor:
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None) -> None:
         """Compute the gradient of this tensor with respect to the graph's leaves (see ``autograd.backward``)."""
+        __tracebackhide__ = ENGINE_FRAME
         from .engine import backward  # the engine builds on Tensor, so Tensor reaches it at call time
         backward([self], gradient, retain_graph, create_graph, inputs=inputs)
 

@@ -11,6 +11,7 @@ from ..dtypes import LEGACY_NAMES
 from ..ops.copies import CopyBackwards, FillBackward2, FillBackward3, ZeroBackward0
 from ..ops.numerics import _promote
 from ..tensor import _broadcast_shape, _wrap, LEAF_INPLACE, Tensor, VIEW_OF_LEAF_INPLACE
+from ..tracebacks import ENGINE_FRAME
 
 __all__: list = []  # every method is in the class below
 
@@ -115,6 +116,7 @@ class InplaceMethods:
         When the op is recorded, ``before`` is a copy that keeps this tensor's place in the graph: the op may
         save it for backward (torch saves the original value too), and writing the result here must not count
         as modifying that saved value."""
+        __tracebackhide__ = ENGINE_FRAME
         self._check_inplace()
         before = self
         if grad_mode._grad_enabled[0] and (self._requires_grad or any(
@@ -144,18 +146,22 @@ class InplaceMethods:
         return self
 
     def add_(self, other, alpha=1):
+        __tracebackhide__ = ENGINE_FRAME
         done = self._update(np.add, other) if alpha == 1 else None
         return done if done is not None else self._inplace(lambda s: s.add(other, alpha), other)
 
     def sub_(self, other, alpha=1):
+        __tracebackhide__ = ENGINE_FRAME
         done = self._update(np.subtract, other) if alpha == 1 else None
         return done if done is not None else self._inplace(lambda s: s.sub(other, alpha), other)
 
     def mul_(self, other):
+        __tracebackhide__ = ENGINE_FRAME
         done = self._update(np.multiply, other)
         return done if done is not None else self._inplace(lambda s: s * other, other)
 
     def div_(self, other):
+        __tracebackhide__ = ENGINE_FRAME
         done = self._update(np.divide, other) if self._data.dtype.kind == "f" else None
         return done if done is not None else self._inplace(lambda s: s / other, other)
 

@@ -10,6 +10,7 @@ from ..ops.linalg import (AddmmBackward0, BmmBackward0, DiagEmbedBackward0, Diag
                           DotBackward0, MmBackward0, MvBackward0, TraceBackward0, TrilBackward0, TriuBackward0)
 from ..ops.shape import SqueezeBackward4, UnsafeViewBackward0
 from ..tensor import _broadcast_shape, _dim, _wrap, Tensor
+from ..tracebacks import ENGINE_FRAME
 
 __all__: list = []  # every method is in the class below
 
@@ -109,6 +110,7 @@ class LinalgMethods:
     def matmul(self, other):
         """``@``: dot (1-D·1-D), mv (2-D·1-D), mm (2-D·2-D), and for more dims torch's graph: the batch folded
         into the rows of one mm or mv where torch folds it, else the batch dims broadcast, flattened, and one bmm."""
+        __tracebackhide__ = ENGINE_FRAME
         if type(other) is Tensor and self._data.ndim == 2 and other._data.ndim == 2:  # the common case, first
             return MmBackward0.apply(self, other)
         other = _wrap(other)
