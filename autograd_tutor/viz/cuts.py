@@ -28,7 +28,7 @@ copy, so backward stops at the copy. Use w itself where you want its gradient.
 from __future__ import annotations
 
 import collections
-from typing import Optional
+from typing import Mapping, Optional
 
 from .. import events
 from .format import Value
@@ -178,18 +178,19 @@ def cut_marks(model, nodes: list, edges: list) -> tuple:
 
 
 # ------------------------------------------------------------------------------------------ explaining
-def explain_no_grad(tensor, root, log: Optional[CutLog] = None) -> str:
+def explain_no_grad(tensor, root, log: Optional[CutLog] = None, namespace: Optional[Mapping] = None) -> str:
     """One sentence on whether, and why not, ``root.backward()`` fills ``tensor.grad``.
 
     It reads the tensors themselves (leaf or not, ``requires_grad``, the graph behind ``root``) and the cuts
-    the log saw (default :data:`CUTS`, listening once the widgets are imported). Names come from the caller's
-    variables.
+    the log saw (default :data:`CUTS`, listening once the widgets are imported). Names come from ``namespace``
+    (default: the caller's variables).
     """
     if not is_tensor(tensor) or not is_tensor(root):
         raise TypeError(f"explain_no_grad() expects two tensors, got {type(tensor).__name__} and "
                         f"{type(root).__name__}")
     log = CUTS if log is None else log
-    tensors = {k: v for k, v in reversed(list(caller_namespace(2).items()))
+    namespace = caller_namespace(2) if namespace is None else namespace
+    tensors = {k: v for k, v in reversed(list(namespace.items()))
                if isinstance(k, str) and not k.startswith("_") and is_tensor(v)}
     names = {id(v): k for k, v in tensors.items()}
     w, r = names.get(id(tensor), "this tensor"), names.get(id(root), "the root")
