@@ -141,6 +141,7 @@ class GraphCut(Event, _fields("cause tensor_id source_ids source_node_ids op val
     ``cause`` says how: ``"detach"`` (``x.detach()``), ``"data"`` (``x.data``), ``"no_grad"`` (an operation on
     tensors that require grad, run under ``torch.no_grad()`` or ``inference_mode``: ``op`` names the node it did
     not record), ``"requires_grad"`` (a leaf's ``requires_grad`` switched off: ``tensor_id`` is the leaf itself),
+    ``"derived"`` (computed, unrecorded, from the result of an earlier cut: ``source_ids`` are those results),
     or ``"item"`` / ``"tolist"`` / ``"numpy"``: the tensor ``source_ids[0]`` (one that requires grad; for
     ``numpy()``, which such a tensor refuses, any tensor) handed out its numbers (``value``), and a tensor built
     from them later starts a new graph (``tensor_id`` is None). ``source_node_ids`` gives

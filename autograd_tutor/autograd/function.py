@@ -179,6 +179,8 @@ class Function(Node):
                 if True in needs:  # inputs that require grad, not recorded: the graph stops at ``out``
                     graph_cut("inference_mode" if grad_mode._inference[0] else "no_grad",
                               tuple([t for t in inputs if t._requires_grad]), out, cls.__name__)
+                elif a._cut or n > 1 and True in [t._cut for t in inputs]:  # computed from a cut's result
+                    graph_cut("derived", tuple([t for t in inputs if t._cut]), out, cls.__name__)
             return out
         ctx = cls()
         ctx.needs_input_grad = needs

@@ -192,6 +192,8 @@ def graph_cut(cause: str, sources: tuple, out=None, op: str = "") -> None:
     carries the numbers handed out. The caller has checked ``events._subscribers``."""
     if not events.wanted(events.GraphCut):
         return
+    if out is not None:
+        out._cut = True  # what is computed from it without recording is "derived" from the cut
     fns = [t._grad_fn for t in sources]
     events.GraphCut.emit(cause=cause, tensor_id=None if out is None else out._id,
                          source_ids=tuple([t._id for t in sources]),
@@ -216,6 +218,7 @@ class Tensor:
     _wrapped = False
     _inference = False
     _output_nr = 0  # which output of its grad_fn this tensor is (split's pieces: 0, 1, ...)
+    _cut = False    # made by a graph cut while someone listened to graph_cut events (see graph_cut)
 
     @classmethod
     def _make(cls, data, requires_grad: bool = False, grad_fn=None, vbox=None) -> "Tensor":

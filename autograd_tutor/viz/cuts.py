@@ -32,7 +32,7 @@ from typing import Mapping, Optional
 
 from .. import events
 from .format import Value
-from .names import caller_namespace, is_tensor
+from .names import caller_namespace, is_tensor, tensors_in
 
 __all__ = ["Cut", "CutLog", "CUTS", "LABELS", "explain_no_grad", "cut_marks"]
 
@@ -41,6 +41,8 @@ LABELS = {"detach": "detached here", "data": "cut by .data", "no_grad": "made un
           "inference_mode": "made under inference_mode", "requires_grad": "requires_grad=False",
           "item": "rebuilt from .item()", "tolist": "rebuilt from .tolist()", "numpy": "rebuilt from .numpy()"}
 _ESCAPES = ("item", "tolist", "numpy")
+#: Cuts that loops repeat on the same tensors (an optimizer's update under no_grad): the latest replaces the last.
+_REPEATED = ("no_grad", "inference_mode", "derived")
 KEEP, ESCAPES_KEPT = 1024, 64
 
 
@@ -61,7 +63,7 @@ class Cut:
     def how(self, source: str) -> str:
         """What made the cut, in code: ``x.detach()``, ``MulBackward0 not recorded``, ``x.item()``."""
         if self.cause in ("no_grad", "inference_mode"):
-            return f"{self.op} not recorded"
+            return f"{source}: {self.op} not recorded" if source else f"{self.op} not recorded"
         if self.cause == "requires_grad":
             return f"{source}.requires_grad_(False)"
         return f"{source}.data" if self.cause == "data" else f"{source}.{self.cause}()"
@@ -76,8 +78,9 @@ class Cut:
 
 class CutLog:
     """The last :data:`KEEP` cuts by the id of the tensor they made, and the last :data:`ESCAPES_KEPT` numbers
-    handed out by tensors that require grad (see the module docstring). A cut that repeats an earlier one (the
-    same cause, op and sources: the next step of a loop) replaces it, so a training loop keeps one per kind."""
+    handed out by tensors that require grad (see the module docstring). An unrecorded operation that repeats an
+    earlier one (same op, same sources: the next step of a loop, an optimizer's update under no_grad) replaces
+    it, so a training loop keeps one per kind."""
 
     def __init__(self) -> None:
         self.cuts: collections.OrderedDict = collections.OrderedDict()
@@ -109,14 +112,20 @@ class CutLog:
             elif e.cause != "numpy":
                 self.escapes.append(Cut(e.cause, None, e.source_ids, e.source_node_ids, value=Value.of(e.value)))
             return
-        # the same cut again (a loop's next step, an optimizer's in-place update under no_grad) replaces the last
-        older = self._latest.pop((e.cause, e.op, e.source_ids), None)
-        if older is not None:
-            self.cuts.pop(older, None)
+        if e.cause in _REPEATED:  # the same op again (a loop's next step, an optimizer's update) replaces the last
+            older = self._latest.pop((e.cause, e.op, e.source_ids), None)
+            if older is not None:
+                self.cuts.pop(older, None)
+            self._latest[e.cause, e.op, e.source_ids] = e.tensor_id
+        cause, op, sources, nodes = e.cause, e.op, e.source_ids, e.source_node_ids
+        if cause == "derived":  # computed from a cut's result: the same cut, one step further
+            earlier = self.cuts.get(sources[0])
+            if earlier is None:
+                return
+            cause, op, sources, nodes = earlier.cause, earlier.op, earlier.source_ids, earlier.source_node_ids
         if len(self.cuts) >= KEEP:
             self.cuts.popitem(last=False)
-        self.cuts[e.tensor_id] = Cut(e.cause, e.tensor_id, e.source_ids, e.source_node_ids, e.op)
-        self._latest[e.cause, e.op, e.source_ids] = e.tensor_id
+        self.cuts[e.tensor_id] = Cut(cause, e.tensor_id, sources, nodes, op)
 
     def find(self, tensor_id: int, value: Optional[Value] = None) -> Optional[Cut]:
         """The cut that made tensor ``tensor_id``; else, given its ``value``, the numbers it was rebuilt from."""
@@ -190,8 +199,7 @@ def explain_no_grad(tensor, root, log: Optional[CutLog] = None, namespace: Optio
                         f"{type(root).__name__}")
     log = CUTS if log is None else log
     namespace = caller_namespace(2) if namespace is None else namespace
-    tensors = {k: v for k, v in reversed(list(namespace.items()))
-               if isinstance(k, str) and not k.startswith("_") and is_tensor(v)}
+    tensors = dict(reversed(list(tensors_in(namespace))))  # the first name of each tensor wins
     names = {id(v): k for k, v in tensors.items()}
     w, r = names.get(id(tensor), "this tensor"), names.get(id(root), "the root")
     leaves, fns = _behind(root)
