@@ -199,7 +199,8 @@ def explain_no_grad(tensor, root, log: Optional[CutLog] = None, namespace: Optio
                         f"{type(root).__name__}")
     log = CUTS if log is None else log
     namespace = caller_namespace(2) if namespace is None else namespace
-    tensors = dict(reversed(list(tensors_in(namespace))))  # the first name of each tensor wins
+    tensors = {k: v for k, v in reversed(list(tensors_in(namespace)))  # the first name of each tensor wins
+               if k.split(".")[0].isidentifier()}
     names = {id(v): k for k, v in tensors.items()}
     w, r = names.get(id(tensor), "this tensor"), names.get(id(root), "the root")
     leaves, fns = _behind(root)
