@@ -82,7 +82,7 @@ def check_gradients(step: Callable, parameters: Mapping) -> GradientReport:
     lines, missing = [], []
     for name, p in fresh.items():
         if p.grad is not None:
-            lines.append(f"  ✓ {name} gets a gradient ({name}.grad = {p.grad}).")
+            lines.append(f"  ✓ {name} gets a gradient ({name}.grad = {p.grad!r}).")
         else:
             missing.append(name)
             lines.append(f"  ✗ {explain_no_grad(p, loss, log=log, namespace=namespace)}")
