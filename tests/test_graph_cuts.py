@@ -115,6 +115,18 @@ def test_the_static_svg_draws_the_cut_and_its_legend_only_when_there_is_one(log)
     assert ">detached here<" in svg and "graph cut: no gradient back" in svg and 'marker-end="url(#agt-cross)"' in svg
 
 
+def test_matplotlib_draws_the_cut_box_too(log):
+    pytest.importorskip("matplotlib")
+    import matplotlib
+    matplotlib.use("Agg")
+    from autograd_tutor.viz import draw
+    w = torch.tensor(2.0, requires_grad=True)
+    model = GraphModel.from_tensor(w.detach() * w, namespace={"w": w})
+    model.cuts = log
+    texts = [t.get_text() for t in draw(model).texts]
+    assert "detached here" in texts and "w.detach()" in texts
+
+
 def test_a_training_loop_keeps_one_cut_per_repeated_update(log):
     w = torch.tensor(0.5, requires_grad=True)
     for _ in range(50):
