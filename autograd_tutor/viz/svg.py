@@ -25,6 +25,9 @@ from .style import KINDS, LEGEND, PALETTE
 __all__ = ["to_svg", "node_svg", "FONT"]
 
 _LEGEND_ROW = 24
+#: The cross that ends the edge into a graph cut's box (defined only in drawings that have one).
+_CROSS_MARKER = ('<marker id="agt-cross" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="9" markerHeight="9" '
+                 f'orient="auto"><path d="M1,1L9,9M9,1L1,9" stroke="{PALETTE["cut"][0]}" stroke-width="2"/></marker>')
 #: The cross of a graph cut, 8 px wide from (x, y).
 _CROSS = '<path d="M{x},{y}l8,8m0,-8l-8,8" stroke="{stroke}" stroke-width="2" fill="none"/>'
 
@@ -154,7 +157,8 @@ def to_svg(model, state: Optional[State] = None, legend: bool = True, title: str
     snap = model.snapshot()
     nodes, edges = snap["nodes"], snap["edges"]
     width = max(snap["width"], 320 if legend else 0)
-    legend_svg, top = _legend(width, any(n["kind"] == "cut" for n in nodes)) if legend else ("", 0)
+    cuts = any(n["kind"] == "cut" for n in nodes)
+    legend_svg, top = _legend(width, cuts) if legend else ("", 0)
     note = 22 if snap["hidden"] else 0
     height = snap["height"] + top + note
     by_index = {n.index: n.key for n in model.visible}
@@ -165,8 +169,7 @@ def to_svg(model, state: Optional[State] = None, legend: bool = True, title: str
              f'orient="auto"><path d="M0,1L9,5L0,9z" fill="{PALETTE["edge"]}"/></marker>'
              '<marker id="agt-back" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" '
              f'orient="auto-start-reverse"><path d="M0,1L9,5L0,9z" fill="{PALETTE["grad"]}"/></marker>'
-             '<marker id="agt-cross" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="9" markerHeight="9" '
-             f'orient="auto"><path d="M1,1L9,9M9,1L1,9" stroke="{PALETTE["cut"][0]}" stroke-width="2"/></marker></defs>',
+             + (_CROSS_MARKER if cuts else "") + '</defs>',
              f'<rect width="{width:g}" height="{height:g}" fill="#ffffff"/>', legend_svg,
              f'<g transform="translate(0,{top})">']
     labels = []
