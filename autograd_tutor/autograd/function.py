@@ -176,7 +176,9 @@ class Function(Node):
                 out._base = a._base if a._base is not None else a
             if events._subscribers:
                 out._announce()
-                if True in needs:  # inputs that require grad, not recorded: the graph stops at ``out``
+                if not events.wanted(events.GraphCut):
+                    pass
+                elif True in needs:  # inputs that require grad, not recorded: the graph stops at ``out``
                     graph_cut("inference_mode" if grad_mode._inference[0] else "no_grad",
                               tuple([t for t in inputs if t._requires_grad]), out, cls.__name__)
                 elif a._cut or n > 1 and True in [t._cut for t in inputs]:  # computed from a cut's result
