@@ -198,9 +198,16 @@ def test_check_gradients_names_the_parameter_still_without_a_gradient():
         check_gradients(lambda w: None, {"w": torch.tensor(1.0)})
 
 
-def test_the_widgets_start_the_shared_log():
+def test_the_widgets_start_the_shared_log_and_their_text_names_the_cuts():
     pytest.importorskip("anywidget")
-    import autograd_tutor.widgets  # noqa: F401
+    from autograd_tutor.widgets import GraphWidget
     assert CUTS.listening
+    w = torch.tensor(2.0, requires_grad=True)
+    h = w * 3
+    kept = h.detach()
+    loss = kept * w
+    text = repr(GraphWidget(loss, live=False))
+    assert text.splitlines()[-1] == "graph cut: detached here (h.detach()) -> kept", text
+    assert "graph cut" not in repr(GraphWidget(h, live=False))
     snap_nodes, snap_edges = cut_marks(GraphModel(), [], [])
     assert (snap_nodes, snap_edges) == ([], [])

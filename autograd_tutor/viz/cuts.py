@@ -34,7 +34,7 @@ from .. import events
 from .format import Value
 from .names import caller_namespace, is_tensor, tensors_in
 
-__all__ = ["Cut", "CutLog", "CUTS", "LABELS", "explain_no_grad", "cut_marks"]
+__all__ = ["Cut", "CutLog", "CUTS", "LABELS", "explain_no_grad", "cut_marks", "cut_lines"]
 
 #: The label of a cut's box, by cause.
 LABELS = {"detach": "detached here", "data": "cut by .data", "no_grad": "made under no_grad",
@@ -184,6 +184,14 @@ def cut_marks(model, nodes: list, edges: list) -> tuple:
         nodes.append(done[1])
         edges.extend(done[2])
     return nodes, edges
+
+
+def cut_lines(model) -> list:
+    """One line per cut box of a drawing, for its text form: ``graph cut: detached here (h.detach()) -> kept``."""
+    nodes, edges = cut_marks(model, model.visible, ())
+    labels = {n.index: n.label for n in model.visible}
+    made = {e["src"]: labels[e["dst"]] for e in edges if e["dst"] in labels}  # box -> the tensor it marks
+    return [f"graph cut: {box['label']} ({box['sub']}) -> {made[box['key']]}" for box in nodes[len(model.visible):]]
 
 
 # ------------------------------------------------------------------------------------------ explaining

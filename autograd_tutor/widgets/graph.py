@@ -43,7 +43,7 @@ from ..viz import (STRUCTURE_KINDS, GraphModel, build_steps, html_table, replay_
                    text_table, to_networkx, to_svg)
 from ..viz import draw as _draw
 from ..viz import save as _save
-from ..viz.cuts import CUTS
+from ..viz.cuts import CUTS, cut_lines
 from ..viz.history import HISTORY
 from ..viz.names import caller_namespace, notebook_namespace
 from ._browser import is_int, is_number, take_from_browser
@@ -256,7 +256,8 @@ class GraphWidget(anywidget.AnyWidget):
         head = (f"GraphWidget: {len(m.visible)} nodes, {len(m.edges)} edges, {len(self._steps)} replay steps"
                 + (f", {m.hidden} collapsed" if m.hidden else ""))
         return (head + (f"\n{m.note}" if m.note else "")
-                + ("\n" + text_table(m, limit=12) if m.visible else ""))
+                + ("\n" + text_table(m, limit=12) if m.visible else "")
+                + "".join(f"\n{line}" for line in cut_lines(m)))
 
     def _repr_mimebundle_(self, **kwargs):
         self.refresh()
