@@ -53,3 +53,15 @@ def test_plain_python_prints_every_engine_frame():
     files = re.findall(r'File ".*?autograd_tutor/autograd/([\w/]+\.py)"', run.stderr)
     assert files[:4] == ["tensor.py", "engine.py", "engine.py", "function.py"], run.stderr
     assert len(files) == 6 and "skipping" not in run.stderr
+
+
+def test_ours_is_no_longer_than_torchs_for_the_second_backward(tracebacks):
+    pytest.importorskip("torch")
+    source = SETUP.replace("autograd_tutor", "torch")
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source), nbformat.v4.new_code_cell("y.backward()")])
+    nbclient.NotebookClient(nb, timeout=120, allow_errors=True, kernel_name="python3").execute()
+    theirs = re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(nb.cells[1].outputs[0].traceback))
+    count = lambda text: len(re.findall(r"^(?:Cell In\[\d+\]|File \S+:\d+)", text, re.M))  # noqa: E731
+    assert count(theirs) == 4, theirs  # the cell and torch's 3 frames (_tensor.py, autograd/__init__.py, graph.py)
+    assert count(tracebacks["y.backward()"]) <= count(theirs)
+    assert theirs.splitlines()[-1] == tracebacks["y.backward()"].splitlines()[-1]  # the same message
