@@ -87,6 +87,7 @@ class CutLog:
         self.escapes: collections.deque = collections.deque(maxlen=ESCAPES_KEPT)
         self._latest: dict = {}  # (cause, op, source ids) -> the tensor id of the latest such cut
         self._subscription = None
+        self.version = 0         # bumps on every event taken (a drawing looks again only then)
 
     def start(self) -> None:
         """Listen to ``graph_cut`` events (idempotent)."""
@@ -104,6 +105,7 @@ class CutLog:
 
     def apply(self, e) -> None:
         """Take one ``graph_cut`` event."""
+        self.version += 1
         if e.cause in _ESCAPES:
             earlier = self.cuts.get(e.source_ids[0])  # the numbers of a detached copy: its origin is the cut's
             if earlier is not None:
@@ -160,13 +162,16 @@ def cut_marks(model, nodes: list, edges: list) -> tuple:
     if not logs:
         return nodes, edges
     cache = model.__dict__.setdefault("_cut_json", {})
+    uncut = model.__dict__.setdefault("_uncut", {})  # node key -> the log versions that found no cut for it
+    versions = tuple([(id(log), log.version) for log in logs])
     nodes, edges = list(nodes), list(edges)
     for n in model.visible:
-        if n.kind not in ("constant", "leaf") or n.tensor_id is None:
+        if n.kind not in ("constant", "leaf") or n.tensor_id is None or uncut.get(n.key) == versions:
             continue
         cut = next((c for c in (log.find(n.tensor_id, n.value if n.kind == "constant" else None) for log in logs)
                     if c is not None), None)
         if cut is None or n.kind == "leaf" and cut.cause != "requires_grad":
+            uncut[n.key] = versions
             continue
         sources = [model.node(k) for k in cut.keys()]
         sources = [s for s in sources if s is not None and s is not n]
