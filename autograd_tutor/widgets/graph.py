@@ -9,7 +9,11 @@ The class is thin: traits plus event subscriptions. The model, layout, narration
 :mod:`autograd_tutor.viz`; the drawing and the replay player are ``static/graph.js``. A growing drawing sends
 each structure event straight to the model's handler for it (the values events carry are formatted when the
 model is read), until its node budget is spent: then it stops listening to operations and counts the passes
-that follow. Backward passes come from :data:`~autograd_tutor.viz.history.HISTORY` (started when this module
+that follow. A training loop draws one step: the second step's operations fold onto the first's, op by op (see
+:meth:`GraphModel._copy_op <autograd_tutor.viz.model.GraphModel._copy_op>`); once a whole step was such a copy,
+the drawing stops listening to operations and takes each pass of the same shape as one more copy of the step
+(:meth:`~autograd_tutor.viz.model.GraphModel.take_pass`), until a pass of another shape or the end of the cell.
+Backward passes come from :data:`~autograd_tutor.viz.history.HISTORY` (started when this module
 is imported), one call per pass; a drawing takes those that ran through its own nodes. The front end is updated
 at the end of every notebook cell and, while a cell runs, with the graph alone after an operation or a backward
 pass when ``SYNC_INTERVAL`` seconds have passed (the interval grows when sending gets expensive, so syncing
@@ -99,7 +103,8 @@ class GraphWidget(anywidget.AnyWidget):
         self._counted = [0, 0]
         self._due = 0.0  # when events may trigger the next refresh
         # a growing drawing listens to the operations; every live one takes the passes the history records
-        self._subscriptions = self._subscribe() if live and tensor is None else []
+        self._grows = live and tensor is None
+        self._subscriptions = self._subscribe() if self._grows else []
         self._listening = HISTORY.listen(self._on_pass) if live else None
         self._shell = _register_cell_hook(self._on_cell_end) if live else None
         self.refresh()
@@ -130,29 +135,43 @@ class GraphWidget(anywidget.AnyWidget):
     def _on_pass(self, record) -> None:
         """A backward pass ended (told by the history): take it if it is this drawing's, then check the clock."""
         self._model.take_pass(record)
+        self._follow()
         if perf_counter() >= self._due:
             self.refresh(replay=False)
+
+    def _follow(self) -> None:
+        """Listen to the operations while the drawing grows op by op; not while it counts passes instead (past its
+        node budget, or once it learned the repeated step of a training loop: a loop then costs one check per
+        pass, not a few calls per operation)."""
+        model = self._model
+        wanted = self._grows and not model.counting and not model.repeating
+        if wanted and not self._subscriptions:
+            self._subscriptions = self._subscribe()
+        elif not wanted:
+            self._unsubscribe()
+
+    def _unsubscribe(self) -> None:
+        for subscription in self._subscriptions:
+            subscription.remove()
+        self._subscriptions = []
 
     def _clocked(self, handler):
         def apply_then_check_the_clock(event) -> None:
             full = self._model.full  # the first operation past the budget folds; from the next one on, count
             handler(event)
-            if full:
-                self._count_from_now()
+            if full:  # the node budget is spent: count the backward passes instead
+                self._model.counting = True
+                self._follow()
             if perf_counter() >= self._due:
                 self.refresh(replay=False)
         return apply_then_check_the_clock
 
-    def _count_from_now(self) -> None:
-        """The node budget is spent: stop listening to operations and count the backward passes instead (what a
-        training loop costs then is one check per pass, not a few calls per operation)."""
-        for subscription in self._subscriptions:
-            subscription.remove()
-        self._subscriptions = []
-        self._model.counting = True
-
     def _on_cell_end(self, *_) -> None:
+        """Bring the front end up to date; a drawing that repeated a step listens to operations again (the next
+        cell may build something new)."""
         self.refresh()
+        self._model.stop_repeating()
+        self._follow()
 
     def refresh(self, replay: bool = True) -> None:
         """Look up variable names and send the current graph and replay to the browser (if anything changed).
@@ -162,10 +181,10 @@ class GraphWidget(anywidget.AnyWidget):
         model = self._model
         start = perf_counter()
         if not replay:
-            counts_only = model.version == self._graph_synced
+            counts_only = model.version == self._graph_synced or model.repeating
             if counts_only and start < self._counts_due:
-                return  # past the budget only the counts change: they are sent at most once a second
-            if not counts_only or model.counted != self._counted:
+                return  # past the budget or repeating a step only counts change: sent at most once a second
+            if model.version != self._graph_synced or model.counted != self._counted:
                 model.settle(passes=False)
                 self.graph = model.snapshot()
                 self.graph_json = model.snapshot_json(self.graph)
@@ -197,9 +216,8 @@ class GraphWidget(anywidget.AnyWidget):
 
     def stop(self) -> None:
         """Stop listening to events: the drawing keeps what it has (the replay still works)."""
-        for subscription in self._subscriptions:
-            subscription.remove()
-        self._subscriptions = []
+        self._grows = False
+        self._unsubscribe()
         if self._listening is not None:
             HISTORY.unlisten(self._listening)
             self._listening = None
