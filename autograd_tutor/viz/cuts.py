@@ -248,14 +248,13 @@ def explain_no_grad(tensor, root, log: Optional[CutLog] = None, namespace: Optio
                 "tensor); draw the code with watch() to see where.")
     cut = log.find(getattr(tensor, "_id", -1), Value.of(_numbers(tensor)))
     if cut is not None:
+        source = next((k for k, t in tensors.items() if getattr(t, "_id", None) == cut.source_ids[0]), "x")
         what = {"detach": "made by .detach(): a copy that shares the numbers but not the history",
                 "data": "made by .data: the same numbers without the history",
                 "no_grad": "computed inside torch.no_grad(), which recorded nothing",
                 "inference_mode": "computed inside torch.inference_mode(), which recorded nothing",
                 "requires_grad": "switched off with requires_grad_(False): it is frozen"}.get(
-                    cut.cause, "rebuilt from plain numbers "
-                    f"({cut.how(next((k for k, t in tensors.items() if getattr(t, '_id', None) == cut.source_ids[0]), 'x'))})"
-                    ": a new tensor with no history")
+                    cut.cause, f"rebuilt from plain numbers ({cut.how(source)}): a new tensor with no history")
         return (f"{w} gets no gradient: it was {what}, so it does not require grad and backward stops at it.")
     if type(tensor).__name__ == "Parameter":
         return (f"{w} gets no gradient: it is a parameter with requires_grad=False (frozen), so backward skips "
