@@ -31,7 +31,8 @@ import numpy as np
 __all__ = [
     "Event", "TensorCreated", "NodeCreated", "BackwardStarted", "NodeExecuted", "GradientFlowed",
     "GradAccumulated", "HookFired", "SavedTensorsFreed", "BackwardFinished", "BackwardFailed",
-    "ModuleEntered", "ModuleLeft", "KINDS", "subscribe", "record", "Trace", "Subscription", "emit", "wanted", "copy_of",
+    "ModuleEntered", "ModuleLeft", "GraphCut", "KINDS", "subscribe", "record", "Trace", "Subscription", "emit",
+    "wanted", "copy_of",
 ]
 
 _seq = itertools.count(1)
@@ -148,10 +149,27 @@ class ModuleLeft(Event, _fields("module_id mark")):
     kind = "module_left"
 
 
+class GraphCut(Event, _fields("cause tensor_id source_ids source_node_ids op value")):
+    """Values left the graph: no gradient will flow back from ``tensor_id`` to the tensors ``source_ids``.
+
+    ``cause`` says how: ``"detach"`` (``x.detach()``), ``"data"`` (``x.data``), ``"no_grad"`` (an operation on
+    tensors that require grad, run under ``torch.no_grad()`` or ``inference_mode``: ``op`` names the node it did
+    not record), ``"requires_grad"`` (a leaf's ``requires_grad`` switched off: ``tensor_id`` is the leaf itself),
+    ``"derived"`` (computed, unrecorded, from the result of an earlier cut: ``source_ids`` are those results),
+    or ``"item"`` / ``"tolist"`` / ``"numpy"``: the tensor ``source_ids[0]`` (one that requires grad; for
+    ``numpy()``, which such a tensor refuses, any tensor) handed out its numbers (``value``), and a tensor built
+    from them later starts a new graph (``tensor_id`` is None). ``source_node_ids`` gives
+    each source's grad_fn id (None for a leaf). The engine emits it only while someone listens to this kind.
+    """
+    __slots__ = ()
+    kind = "graph_cut"
+    _hidden = ("value",)
+
+
 #: Every event kind, by its ``kind`` string.
 KINDS = {cls.kind: cls for cls in (TensorCreated, NodeCreated, BackwardStarted, NodeExecuted, GradientFlowed,
                                    GradAccumulated, HookFired, SavedTensorsFreed, BackwardFinished, BackwardFailed,
-                                   ModuleEntered, ModuleLeft)}
+                                   ModuleEntered, ModuleLeft, GraphCut)}
 
 
 def copy_of(array) -> np.ndarray:

@@ -200,8 +200,24 @@ def custom_module_groups():
     return _recorded(step)
 
 
+def graph_cuts():
+    """Every kind of cut one graph can show: detach, no_grad, .data, a tensor rebuilt from .item()."""
+    from autograd_tutor.viz.cuts import CUTS
+    CUTS.start()  # as the widgets do: the drawing reads the cuts the log saw
+    w = torch.tensor([1.0, -2.0], requires_grad=True)
+    b = torch.tensor(0.5, requires_grad=True)
+    h = (w * 3).tanh()
+    kept = h.detach()
+    with torch.no_grad():
+        scaled = w * 2
+    rebuilt = torch.tensor(b.item())
+    loss = (kept * b + scaled * b + w.data * w).sum() * rebuilt  # no backward: it would free the saved
+    # constants, and a drawing made from the tensor afterwards would no longer know which tensors they were
+    return loss, {"w": w, "b": b, "h": h, "kept": kept, "scaled": scaled, "rebuilt": rebuilt, "loss": loss}
+
+
 SUITE = {f.__name__: f for f in (chain, fan_in, square, flagship, split, mlp_step, cnn_step, skip_connection,
-                                  random_dag, constants, four_numbers, max_pool)}
+                                  random_dag, constants, four_numbers, max_pool, graph_cuts)}
 #: Graphs built under events.record(), whose module calls group their nodes: (model, tensor) directly.
 GROUPED = {f.__name__: f for f in (mlp_groups, cnn_groups, deep_mlp_groups, custom_module_groups)}
 

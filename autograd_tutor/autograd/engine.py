@@ -33,6 +33,7 @@ from .node import AccumulateGrad, accumulate_node
 from .ops.copies import CopyBackwards
 from .tensor import Tensor
 from .hooks import hook_name
+from .tracebacks import ENGINE_FRAME
 
 __all__ = ["backward", "grad"]
 
@@ -102,6 +103,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     >>> torch.autograd.backward([a * 2, a * 3]); a.grad
     tensor(5.)
     """
+    __tracebackhide__ = ENGINE_FRAME
     roots = _as_list(tensors)
     grads = grad_tensors if grad_tensors is not None else grad_variables
     only = None
@@ -125,6 +127,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     >>> torch.autograd.grad(x ** 3, x)
     (tensor(12.),)
     """
+    __tracebackhide__ = ENGINE_FRAME
     for i, t in enumerate(_as_list(outputs)):  # the outputs are checked first, as in torch
         _check_output(i, t)
     ins = _as_list(inputs)
@@ -202,6 +205,7 @@ def _run(roots, grads, retain_graph, create_graph, inputs, capture):
     backward and sends each result along its edge; a child whose last gradient arrived becomes ready. The common
     case (nobody listening, no hooks, no anomaly check) runs inline below: it is the engine's hot path. Anything
     else goes through :class:`_Step`, which does the same with hooks, events and checks."""
+    __tracebackhide__ = ENGINE_FRAME
     retain_graph = create_graph if retain_graph is None else retain_graph
     listening = bool(events._subscribers)
     start = _started(roots, grads, create_graph, listening)
@@ -274,6 +278,7 @@ def _run(roots, grads, retain_graph, create_graph, inputs, capture):
 
 def _started(roots, grads, create_graph, listening) -> list:
     """The roots' starting gradients; a failure here (no node ran) is reported as backward_failed."""
+    __tracebackhide__ = ENGINE_FRAME
     try:
         return _root_grads(roots, grads, create_graph)
     except Exception as exc:  # e.g. backward() on a tensor that does not require grad

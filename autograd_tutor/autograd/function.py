@@ -23,8 +23,9 @@ from . import grad_mode
 from .anomaly_mode import _mode as _anomaly, forward_stack
 from .dtypes import LEGACY_NAMES, from_numpy_dtype
 from .node import AccumulateGrad, Node, _ids, _node_seq
-from .tensor import Tensor
+from .tensor import Tensor, graph_cut
 from .summation import torch_sum
+from .tracebacks import ENGINE_FRAME
 
 __all__ = ["Node", "Function", "MultiOutputFunction", "AccumulateGrad", "FREED_MESSAGE", "saved_tensors_hooks", "shown"]
 
@@ -157,6 +158,7 @@ class Function(Node):
     def apply(cls, *inputs, **params):
         # The hot path of the whole engine, written for speed: one and two inputs (nearly every operation)
         # without list comprehensions, which cost a function call each.
+        __tracebackhide__ = ENGINE_FRAME
         n = len(inputs)
         if n == 2:
             a, b = inputs
@@ -179,6 +181,13 @@ class Function(Node):
                 _viewing(out, a, None if grad_mode._grad_enabled[0] else "no_grad")
             if events._subscribers:
                 out._announce()
+                if not events.wanted(events.GraphCut):
+                    pass
+                elif True in needs:  # inputs that require grad, not recorded: the graph stops at ``out``
+                    graph_cut("inference_mode" if grad_mode._inference[0] else "no_grad",
+                              tuple([t for t in inputs if t._requires_grad]), out, cls.__name__)
+                elif a._cut or n > 1 and True in [t._cut for t in inputs]:  # computed from a cut's result
+                    graph_cut("derived", tuple([t for t in inputs if t._cut]), out, cls.__name__)
             return out
         ctx = cls()
         ctx.needs_input_grad = needs
@@ -237,6 +246,7 @@ class Function(Node):
         return tuple(self._unpack(k, False) for k in self._saved)
 
     def _unpack(self, key: str, as_tensor: bool):
+        __tracebackhide__ = ENGINE_FRAME
         saved = self._saved
         if saved is None:
             raise RuntimeError(FREED_MESSAGE)
@@ -244,6 +254,7 @@ class Function(Node):
 
     def __getattr__(self, name: str):
         # grad_fn._saved_self, _saved_result, _saved_exponent ...: torch's way to peek at what a node saved.
+        __tracebackhide__ = ENGINE_FRAME
         if name.startswith("_saved_") and name != "_saved":
             key = name[7:]
             shown = self.__dict__.get("_shown")
@@ -288,6 +299,7 @@ class Function(Node):
 
     def _run(self, grad, create_graph: bool):
         """Call ``backward`` and bring each gradient to its input's shape and dtype (a list, None where unneeded)."""
+        __tracebackhide__ = ENGINE_FRAME
         grads = type(self).backward(self, grad)
         if type(grads) is not tuple:
             grads = (grads,)

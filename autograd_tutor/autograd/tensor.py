@@ -28,6 +28,7 @@ from ._printing import format_tensor
 from .dtypes import CPP_NAMES, LEGACY_NAMES, TORCH_NAMES, dtype as _dtype, float32, from_numpy_dtype
 from .node import _ids, accumulate_node
 from .hooks import add_hook
+from .tracebacks import ENGINE_FRAME
 
 __all__ = ["Tensor", "Size", "return_types"]
 
@@ -183,6 +184,21 @@ def _int_args(args: tuple, value, fn: str, name: str) -> tuple:
 _NO_EDGE = (None, 0)  # a consumer's next_functions entry for an input that needs no gradient
 
 
+def graph_cut(cause: str, sources: tuple, out=None, op: str = "") -> None:
+    """Tell whoever listens to ``graph_cut`` events that no gradient will flow from ``out`` back to ``sources``
+    (see :class:`~autograd_tutor.events.GraphCut`); for ``item``/``tolist``/``numpy`` (no ``out``) the event
+    carries the numbers handed out. The caller has checked ``events._subscribers``."""
+    if not events.wanted(events.GraphCut):
+        return
+    if out is not None:
+        out._cut = True  # what is computed from it without recording is "derived" from the cut
+    fns = [t._grad_fn for t in sources]
+    events.GraphCut.emit(cause=cause, tensor_id=None if out is None else out._id,
+                         source_ids=tuple([t._id for t in sources]),
+                         source_node_ids=tuple([None if f is None else f._id for f in fns]), op=op,
+                         value=events.copy_of(sources[0]._data) if out is None else None)
+
+
 class Tensor:
     """A multi-dimensional array that can record the operations applied to it (see the module docstring)."""
     __module__ = "autograd_tutor"  # type(x) prints <class 'autograd_tutor.Tensor'>, as torch's <class 'torch.Tensor'>
@@ -203,6 +219,7 @@ class Tensor:
     _output_nr = 0  # which output of its grad_fn this tensor is (split's pieces: 0, 1, ...)
     _view_version = 0  # a view (``_base`` set): the shared version counter's value when its grad_fn was made
     _view_origin = None  # a view made under no_grad ("no_grad") or by split / unbind ("multi_output")
+    _cut = False    # made by a graph cut while someone listened to graph_cut events (see graph_cut)
 
     @classmethod
     def _make(cls, data, requires_grad: bool = False, grad_fn=None, vbox=None) -> "Tensor":
@@ -277,6 +294,8 @@ class Tensor:
             raise RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
         if flag and self._data.dtype.kind != "f":
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        if events._subscribers and self._requires_grad and not flag:
+            graph_cut("requires_grad", (self,), self)
         self._requires_grad = bool(flag)
 
     def requires_grad_(self, requires_grad: bool = True) -> "Tensor":
@@ -368,6 +387,7 @@ class Tensor:
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None) -> None:
         """Compute the gradient of this tensor with respect to the graph's leaves (see ``autograd.backward``)."""
+        __tracebackhide__ = ENGINE_FRAME
         from .engine import backward  # the engine builds on Tensor, so Tensor reaches it at call time
         backward([self], gradient, retain_graph, create_graph, inputs=inputs)
 
@@ -376,6 +396,8 @@ class Tensor:
         out = Tensor._make(self._data, False, None, self._vbox)
         if events._subscribers:
             out._announce()
+            if self._requires_grad:
+                graph_cut("detach", (self,), out)
         return out
 
     def detach_(self) -> "Tensor":
@@ -393,7 +415,10 @@ class Tensor:
     @property
     def data(self) -> "Tensor":
         """The same storage as a tensor that does not require grad, invisible to the version counter."""
-        return Tensor._make(self._data)
+        out = Tensor._make(self._data)
+        if events._subscribers and self._requires_grad:
+            graph_cut("data", (self,), out)
+        return out
 
     @data.setter
     def data(self, value: "Tensor") -> None:
@@ -471,15 +496,21 @@ class Tensor:
         """The single value as a Python number."""
         if self._data.size != 1:
             raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
+        if events._subscribers and self._requires_grad:
+            graph_cut("item", (self,))
         return self._data.item()
 
     def tolist(self):
+        if events._subscribers and self._requires_grad:
+            graph_cut("tolist", (self,))
         return self._data.tolist()
 
     def numpy(self) -> np.ndarray:
         """The underlying array (shared memory); refused while the tensor requires grad, as in torch."""
         if self._requires_grad:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        if events._subscribers:
+            graph_cut("numpy", (self,))
         return self._data
 
     def __array__(self, dtype=None, copy=None):

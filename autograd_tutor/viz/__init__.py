@@ -10,6 +10,8 @@ The widgets (:mod:`autograd_tutor.widgets`) and lessons build on this API:
 * :func:`layered.layout` - where every box, edge and edge label goes (Sugiyama's method, see
   :mod:`~autograd_tutor.viz.layered`); :class:`Layout` - the model's bookkeeping of layers for folding;
 * :func:`build_steps` / :func:`state_at` - the backward replay and its narration, from recorded events;
+* :mod:`~autograd_tutor.viz.cuts` - where the graph was cut (``detach``, ``no_grad``, ``.data``, ...), marked on
+  every drawing, and :func:`explain_no_grad` (why a tensor gets no gradient, in one sentence);
 * :func:`to_svg`, :func:`draw` (matplotlib), :func:`to_networkx`, :func:`save`, :func:`text_table`,
   :func:`html_table`.
 
@@ -25,6 +27,7 @@ The widgets (:mod:`autograd_tutor.widgets`) and lessons build on this API:
 >>> print(viz.build_steps(model)[3].text)
 a receives 1 + 4 = 5 and stores it in a.grad, which becomes 5.
 """
+from .cuts import explain_no_grad
 from .export import save, to_networkx
 from .format import Value, summary
 from .layout import Layout
@@ -37,4 +40,4 @@ from .table import html_table, text_table
 
 __all__ = ["GraphModel", "VizNode", "VizEdge", "Layout", "Value", "summary", "Step", "State", "build_steps",
            "state_at", "replay_json", "to_svg", "draw", "save_png", "save", "to_networkx", "text_table",
-           "html_table", "tensors_in", "BACKWARD_KINDS", "STRUCTURE_KINDS"]
+           "html_table", "tensors_in", "explain_no_grad", "BACKWARD_KINDS", "STRUCTURE_KINDS"]

@@ -35,6 +35,7 @@ import json
 import operator
 from typing import Iterable, Mapping, Optional
 
+from .cuts import CutLog, cut_marks
 from .format import Value
 from .geometry import Geometry
 from .groups import CALLS, Grouping, module_names
@@ -180,6 +181,7 @@ class GraphModel(PassRecording):
         self.counting = False        # past the budget, a live drawing counts passes instead of growing
         self.counted = [0, 0]        # backward passes, and the nodes they ran, counted that way
         self.grouping = Grouping()   # the module calls that made its nodes (see groups.py)
+        self.names: dict = {}        # tensor id -> the variable naming it, at the last set_names
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -462,6 +464,13 @@ class GraphModel(PassRecording):
             del self._pending[next(iter(self._pending))]
         self._pending[e.tensor_id] = _head(e.value)
 
+    def _graph_cut(self, e) -> None:
+        """A cut seen in this model's own events (a recorded trace): kept for :func:`cuts.cut_marks`."""
+        if not hasattr(self, "cuts"):
+            self.cuts = CutLog()
+        self.cuts.apply(e)
+        self.version += 1
+
     def _node_created(self, e) -> None:
         if self._queue:
             self._drain()
@@ -661,8 +670,9 @@ class GraphModel(PassRecording):
         points to another node of the drawing (``loss`` of the next step), it moves there. Returns True when
         something changed.
         """
-        found = {}
+        found, self.names = {}, {}
         for name, t in pairs:
+            self.names.setdefault(getattr(t, "_id", None), name)  # also of tensors not drawn (a cut's source)
             fn = getattr(t, "grad_fn", None)
             key = self._key(fn if fn is not None else t, create=False)
             node = self._nodes.get(key)
@@ -739,6 +749,7 @@ class GraphModel(PassRecording):
         cache, edge_cache = self._json, self._edge_cache
         nodes = [cache.get(n.key) or cache.setdefault(n.key, _node_json(n)) for n in self.visible]
         edges = [edge_cache.get(e.index) or edge_cache.setdefault(e.index, self._edge_json(e)) for e in self.edges]
+        nodes, edges = cut_marks(self, nodes, edges)
         placed = self.grouping.view(self, nodes, edges, expanded)
         if placed is None:
             placed = self._geometry.place(nodes, edges, self.hidden)
@@ -795,6 +806,7 @@ _HANDLERS = {
     "backward_started": GraphModel._backward_started,
     "backward_finished": GraphModel._backward_ended,
     "backward_failed": GraphModel._backward_ended,
+    "graph_cut": GraphModel._graph_cut,
 }
 #: The event kinds only seen inside a backward pass: queued, applied by GraphModel._drain.
 _QUEUED = ("node_executed", "gradient_flowed", "grad_accumulated", "hook_fired", "saved_tensors_freed")

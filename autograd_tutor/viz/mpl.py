@@ -106,7 +106,8 @@ def draw(target, ax=None, namespace: Optional[dict] = None, state=None):
         radius = h / 2 if n["kind"] == "leaf" else 4
         ax.add_patch(FancyBboxPatch((n["x"] - w / 2, n["y"] - h / 2), w, h,
                                     boxstyle=f"round,pad=0,rounding_size={radius}", fc=fill, ec=stroke,
-                                    lw=2.4 if n["root"] else 1.3, ls="--" if n["kind"] == "constant" else "-",
+                                    lw=2.4 if n["root"] else 1.3,
+                                    ls={"constant": "--", "cut": ":"}.get(n["kind"], "-"),
                                     zorder=2))
         if n["kind"] == "leaf":  # the double outline of a leaf
             ax.add_patch(FancyBboxPatch((n["x"] - w / 2 + 4, n["y"] - h / 2 + 4), w - 8, h - 8,
@@ -114,7 +115,9 @@ def draw(target, ax=None, namespace: Optional[dict] = None, state=None):
                                         ec=stroke, lw=0.8, zorder=2))
         if n.get("heat"):
             _heatmap(ax, n)
-        key = by_index.get(n.get("key"))  # None for a group box
+        if n["kind"] == "cut":  # the cross under its text: no gradient goes back past it
+            ax.plot(n["x"], n["y"] + h / 2 - 16, marker="x", color=stroke, markersize=6, mew=2, zorder=3)
+        key = by_index.get(n.get("key"))  # None for a group box or a graph cut's box (viz/cuts.py): no replay state
         grad = state.grads.get(key, n["grad"]) if state is not None else (n["grad"] or "None")
         saved_state = state.saved.get(key, n["state"]) if state is not None else n["state"]
         colours = (PALETTE["text"], PALETTE["muted"], PALETTE["text"], PALETTE["grad"],

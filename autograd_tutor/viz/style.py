@@ -11,15 +11,18 @@ op         rectangle              single solid line   orange ``#E69F00``
 constant   rectangle              dashed line         grey ``#6E6E6E``
 collapsed  stacked rectangles     single solid line   reddish purple
 group      rounded rectangle      thick line, a tab   bluish green (a module call's nodes as one box)
+cut        rectangle with a ×     dotted line         black ``#000000``
 =========  =====================  ==================  ===================
 
-Edges along which a gradient can flow are solid; edges from constants are dashed and grey. Gradient values
+Edges along which a gradient can flow are solid; edges from constants are dashed and grey; the edges of a
+graph cut (:mod:`~autograd_tutor.viz.cuts`) are black and dotted, and the one from the tensor that was cut
+ends in a cross: no gradient goes back past it. Gradient values
 are written in vermillion ``#D55E00``. Saved tensors read plain when saved, struck out when freed, and bold
 bluish green when kept by ``retain_graph=True``.
 """
 from __future__ import annotations
 
-__all__ = ["PALETTE", "KINDS", "SAVED_STATES", "LEGEND", "GROUP_LEGEND"]
+__all__ = ["PALETTE", "KINDS", "SAVED_STATES", "LEGEND", "GROUP_LEGEND", "CUT_LEGEND"]
 
 PALETTE = {
     "leaf": ("#0072B2", "#E1EFF8"),      # (stroke, fill)
@@ -27,6 +30,7 @@ PALETTE = {
     "constant": ("#6E6E6E", "#F2F2F2"),
     "collapsed": ("#CC79A7", "#F8E6EF"),
     "group": ("#009E73", "#E4F4EE"),
+    "cut": ("#000000", "#FFFFFF"),
     "grad": "#D55E00",
     "kept": "#009E73",
     "freed": "#8A8A8A",
@@ -44,6 +48,7 @@ KINDS = {
     "constant": "constant (no grad)",
     "collapsed": "repeated, collapsed",
     "group": "module call",
+    "cut": "graph cut",
 }
 
 SAVED_STATES = {"saved": "saved", "freed": "freed by backward", "kept": "kept (retain_graph=True)"}
@@ -53,4 +58,6 @@ LEGEND = [("leaf", "leaf tensor (AccumulateGrad)"), ("op", "result: grad_fn"), (
           ("collapsed", "repeated, collapsed")]
 #: The legend entry of a module group, shown when a drawing has closed groups.
 GROUP_LEGEND = ("group", "module call (its nodes in one box)")
+#: ... and the graph cut's, only in a drawing that has one.
+CUT_LEGEND = ("cut", "graph cut: no gradient back")
 

@@ -21,11 +21,17 @@ from .boxes import BOLD, SIZES, STACK, baseline, heat_top, label_text, room, row
 from .heat import heat_svg
 from .metrics import FONT, text_width
 from .replay import State
-from .style import GROUP_LEGEND, KINDS, LEGEND, PALETTE
+from .style import CUT_LEGEND, GROUP_LEGEND, KINDS, LEGEND, PALETTE
 
 __all__ = ["to_svg", "node_svg", "group_band", "FONT"]
 
 _LEGEND_ROW = 24
+#: The cross that ends the edge into a graph cut's box (defined only in drawings that have one).
+_CROSS_MARKER = ('<marker id="agt-cross" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="9" markerHeight="9" '
+                 f'orient="auto"><path d="M1,1L9,9M9,1L1,9" stroke="{PALETTE["cut"][0]}" stroke-width="2"/></marker>')
+#: The cross of a graph cut, 8 px wide from (x, y).
+_CROSS = '<path d="M{x},{y}l8,8m0,-8l-8,8" stroke="{stroke}" stroke-width="2" fill="none"/>'
+
 _ROW_STYLE = (' font-weight="700" fill="{text}"', ' fill="{muted}"', ' fill="{text}"', ' font-weight="600" fill="{grad}"',
               ' fill="{muted}"')
 
@@ -49,6 +55,9 @@ def _shape(kind: str, w: float, h: float, root: bool, hidden: int) -> str:
     if kind == "group":  # a module call: a band along the top says "more inside"
         return (f'<rect width="{w}" height="{h}" rx="8" fill="{fill}" stroke="{stroke}" stroke-width="2.4"/>'
                 f'<path d="{group_band(w)}" fill="{stroke}"/>')
+    if kind == "cut":  # a dotted box with a cross under its text: the gradient stops here
+        return (f'<rect width="{w}" height="{h}" rx="4" fill="{fill}" stroke="{stroke}" stroke-width="2" '
+                f'stroke-dasharray="2 3"/>{_CROSS.format(x=w / 2 - 4, y=h - 20, stroke=stroke)}')
     dash = ' stroke-dasharray="5 3"' if kind == "constant" else ""
     back = ""
     if kind == "collapsed" or hidden:
@@ -103,7 +112,8 @@ def _saved_row(n: dict, state: str) -> str:
 
 def _describe(n: dict, grad: str, state: str) -> str:
     what = {"leaf": "leaf tensor", "op": "result of " + n["op"], "constant": "constant, no grad",
-            "collapsed": f"{n['hidden']} collapsed nodes", "group": f"module call, {n['sub']}"}[n["kind"]]
+            "collapsed": f"{n['hidden']} collapsed nodes", "group": f"module call, {n['sub']}",
+            "cut": "graph cut, " + n["sub"]}[n["kind"]]
     bits = [f"{n['label']}: {what}"]
     if n.get("numbers"):
         bits.append(f"value {n['value'].split(' [')[0]} [{n['numbers']}]")
@@ -116,14 +126,18 @@ def _describe(n: dict, grad: str, state: str) -> str:
     return ", ".join(bits)
 
 
-def _legend_items(groups: bool) -> list:
-    """``(svg at x = 0, width)`` of each legend entry (the module group's too, with ``groups``)."""
+def _legend_items(groups: bool = False, cuts: bool = False) -> list:
+    """``(svg at x = 0, width)`` of each legend entry (the module group's with ``groups``, the graph cut's with
+    ``cuts``: only when the drawing has one)."""
     items = []
-    for kind, text in LEGEND + ([GROUP_LEGEND] if groups else []):
+    for kind, text in LEGEND + ([GROUP_LEGEND] if groups else []) + ([CUT_LEGEND] if cuts else []):
         stroke, fill = PALETTE[kind]
         if kind == "leaf":
             shape = (f'<rect y="10" width="26" height="16" rx="8" fill="{fill}" stroke="{stroke}" stroke-width="1.6"/>'
                      f'<rect x="2.5" y="12.5" width="21" height="11" rx="5.5" fill="none" stroke="{stroke}"/>')
+        elif kind == "cut":
+            shape = (f'<rect y="10" width="26" height="16" rx="3" fill="{fill}" stroke="{stroke}" stroke-width="1.6" '
+                     f'stroke-dasharray="2 2"/>{_CROSS.format(x=3, y=13, stroke=stroke)}')
         else:
             dash = ' stroke-dasharray="4 2"' if kind == "constant" else ""
             shape = (f'<rect y="10" width="26" height="16" rx="3" fill="{fill}" stroke="{stroke}" '
@@ -143,10 +157,10 @@ def _legend_items(groups: bool) -> list:
     return out
 
 
-def _legend(width: float, groups: bool = False) -> tuple:
+def _legend(width: float, groups: bool = False, cuts: bool = False) -> tuple:
     """The legend wrapped to ``width``, and its height."""
     parts, x, y = [], 12, 0
-    for svg, w in _legend_items(groups):
+    for svg, w in _legend_items(groups, cuts):
         if x > 12 and x + w > width - 12:
             x, y = 12, y + _LEGEND_ROW
         parts.append(f'<g transform="translate({x:g},{y})">{svg}</g>')
@@ -160,7 +174,8 @@ def to_svg(model, state: Optional[State] = None, legend: bool = True, title: str
     nodes, edges = snap["nodes"], snap["edges"]
     width = max(snap["width"], 320 if legend else 0)
     closed = [g for g in snap.get("groups", ()) if not g["expanded"]]
-    legend_svg, top = _legend(width, bool(closed)) if legend else ("", 0)
+    cuts = any(n["kind"] == "cut" for n in nodes)
+    legend_svg, top = _legend(width, bool(closed), cuts) if legend else ("", 0)
     notes = _notes(model, snap, closed, width)
     height = snap["height"] + top + 22 * len(notes)
     by_index = {n.index: n.key for n in model.visible}
@@ -170,7 +185,8 @@ def to_svg(model, state: Optional[State] = None, legend: bool = True, title: str
              '<defs><marker id="agt-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" '
              f'orient="auto"><path d="M0,1L9,5L0,9z" fill="{PALETTE["edge"]}"/></marker>'
              '<marker id="agt-back" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" '
-             f'orient="auto-start-reverse"><path d="M0,1L9,5L0,9z" fill="{PALETTE["grad"]}"/></marker></defs>',
+             f'orient="auto-start-reverse"><path d="M0,1L9,5L0,9z" fill="{PALETTE["grad"]}"/></marker>'
+             + (_CROSS_MARKER if cuts else "") + '</defs>',
              f'<rect width="{width:g}" height="{height:g}" fill="#ffffff"/>', legend_svg,
              f'<g transform="translate(0,{top})">']
     labels = []
@@ -178,7 +194,11 @@ def to_svg(model, state: Optional[State] = None, legend: bool = True, title: str
         if not e["path"]:  # inside a closed group
             continue
         grad = state.edges.get(i, "") if state is not None else e["grad"]
-        if not e["tracked"]:
+        if e.get("cut"):
+            end = "agt-cross" if nodes[e["dst"]]["kind"] == "cut" else "agt-arrow"
+            stroke = (f'stroke="{PALETTE["cut"][0]}" stroke-width="1.6" stroke-dasharray="2 3" '
+                      f'marker-end="url(#{end})"')
+        elif not e["tracked"]:
             stroke = f'stroke="{PALETTE["data_edge"]}" stroke-dasharray="4 3" marker-end="url(#agt-arrow)"'
         elif grad:
             stroke = f'stroke="{PALETTE["grad"]}" stroke-width="2" marker-start="url(#agt-back)"'
@@ -190,8 +210,8 @@ def to_svg(model, state: Optional[State] = None, legend: bool = True, title: str
                           f'font-weight="700" fill="{PALETTE["grad"]}">{escape(label_text(grad))}</text>')
     lit = set()
     for n in nodes:
-        key = by_index[n["key"]]
-        active = state is not None and state.active == key
+        key = by_index.get(n["key"])  # None for a graph cut's box: no replay state
+        active = state is not None and key is not None and state.active == key
         if "inside" in n:  # drawn as its group's box, which the replay lights when it is this node's turn
             if active:
                 lit.add(n["inside"])

@@ -47,6 +47,7 @@ from ..viz import (STRUCTURE_KINDS, GraphModel, build_steps, html_table, replay_
                    text_table, to_networkx, to_svg)
 from ..viz import draw as _draw
 from ..viz import save as _save
+from ..viz.cuts import CUTS, cut_lines
 from ..viz.groups import CALLS, module_names
 from ..viz.history import HISTORY
 from ..viz.names import caller_namespace, notebook_namespace
@@ -63,7 +64,8 @@ COUNT_INTERVAL = 1.0
 _CLOCKED = ("node_created",)
 
 HISTORY.start()  # the widgets are in use: keep the recent backward passes, so a drawing made later replays its own
-CALLS.start()    # ... and the module calls, so that it groups the nodes each one made
+CALLS.start()    # ... the module calls, so that it groups the nodes each one made
+CUTS.start()     # ... and the recent graph cuts, so every drawing marks where its graph was cut
 
 
 class GraphWidget(anywidget.AnyWidget):
@@ -286,7 +288,8 @@ class GraphWidget(anywidget.AnyWidget):
         head = (f"GraphWidget: {len(m.visible)} nodes, {len(m.edges)} edges, {len(self._steps)} replay steps"
                 + (f", {m.hidden} collapsed" if m.hidden else ""))
         return (head + (f"\n{m.note}" if m.note else "")
-                + ("\n" + text_table(m, limit=12) if m.visible else ""))
+                + ("\n" + text_table(m, limit=12) if m.visible else "")
+                + "".join(f"\n{line}" for line in cut_lines(m)))
 
     def _repr_mimebundle_(self, **kwargs):
         self.refresh()

@@ -1,4 +1,4 @@
-"""Lessons 1, 3, 5 and 6 in JupyterLab 4 and in Notebook 7, light and dark: every drawing made after
+"""Lessons 1, 3, 5, 6 and 9 in JupyterLab 4 and in Notebook 7, light and dark: every drawing made after
 ``backward()`` replays its pass, stepped by keyboard; the widget keeps the arrow keys while it has focus (Notebook 7
 moves to the next cell on ArrowRight otherwise) and Escape gives them back; axe-core (vendored, a test asset) finds
 no serious or critical violation, text contrast included, in the widgets. Screenshots: ``tests/browser/artifacts/``.
@@ -26,6 +26,7 @@ EXPECTED = {
                                          "x.grad = 60"],
     "05_hooks_and_events.ipynb": ["w.grad", "p.grad"],
     "06_training_a_tiny_network.ipynb": ["is done"],
+    "09_where_did_my_gradient_go.ipynb": ["b.grad = 9", "gain.grad = 1", "b.grad = 3", "b.grad = -2"],
 }
 
 

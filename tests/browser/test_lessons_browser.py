@@ -96,3 +96,39 @@ def test_lesson_8_shows_the_source_beside_the_drawing_of_the_same_step(lab, lab_
     assert widget.locator(".agt-narration").inner_text() == "Backward pass 1 is done: a.grad = 4, b.grad = 3."
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "lesson-8-page.png"), full_page=False)
+
+
+LESSON_9 = Path(__file__).parents[2] / "notebooks" / "09_where_did_my_gradient_go.ipynb"
+
+
+def test_lesson_9_marks_the_cut_and_checks_the_prediction(lab, lab_page):
+    """Where did my gradient go: the first drawing marks "detached here" between h and kept; the learner predicts
+    that only b gets a gradient (the quiz says so), and the replay then ends with b.grad = 9 and no w.grad."""
+    page = lab_page
+    shutil.copy(LESSON_9, lab.root / LESSON_9.name)
+    lab.run_all(page, LESSON_9.name)
+    page.get_by_text("still get no gradient.").first.wait_for(timeout=120_000)  # the exercise's check ran
+    drawing = page.locator(".agt-root").first
+    drawing.scroll_into_view_if_needed()
+    cut = drawing.locator(".agt-node.agt-cut")
+    assert _texts(cut.locator(".agt-label")) == ["detached here"]
+    assert _texts(cut.locator(".agt-sub")) == ["h.detach()"]
+    assert drawing.locator(".agt-edge.agt-cutedge").count() == 1  # from kept's box to kept: h is not in this graph
+    assert "graph cut" in drawing.locator(".agt-legend").inner_text()
+
+    quiz = page.locator(".agt-quiz").first  # predict, then see
+    quiz.scroll_into_view_if_needed()
+    quiz.get_by_label("b", exact=True).check()
+    quiz.get_by_role("button", name="Check answer").click()
+    quiz.locator(".agt-quiz-feedback.is-correct").wait_for()
+    assert quiz.locator(".agt-quiz-score").inner_text() == "Score 1 / 1"
+
+    after = page.locator(".agt-root").nth(1)  # the same drawing shown again after backward
+    after.scroll_into_view_if_needed()
+    after.focus()
+    page.keyboard.press("End")
+    assert after.locator(".agt-narration").inner_text() == "Backward pass 1 is done: b.grad = 9."
+    ARTIFACTS.mkdir(exist_ok=True)
+    drawing.screenshot(path=str(ARTIFACTS / "lesson-9-cut.png"))
+    quiz.screenshot(path=str(ARTIFACTS / "lesson-9-predict.png"))
+    after.screenshot(path=str(ARTIFACTS / "lesson-9-replay.png"))

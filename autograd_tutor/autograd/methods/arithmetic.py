@@ -20,6 +20,7 @@ from ..ops.arithmetic import (_check_tensors, _remainder, AddBackward0, AddcdivB
                               XlogyBackward0)
 from ..ops.numerics import _promote
 from ..tensor import _broadcast_shape, _wrap, Tensor
+from ..tracebacks import ENGINE_FRAME
 
 # Tensor methods written as functions (they call one another); the class below holds the others
 __all__ = ["addcmul", "addcmul_", "addcdiv", "addcdiv_", "lerp", "lerp_", "xlogy"]
@@ -45,6 +46,7 @@ def _operator(fn):
     """The method behind ``a + b`` (``fn`` = AddBackward0) and friends: two tensors of one shape, the common case
     of an expression, go straight to ``fn.apply``; anything else through :func:`_binary`."""
     def method(self, other):
+        __tracebackhide__ = ENGINE_FRAME
         if type(other) is Tensor and other._data.shape == self._data.shape:
             return fn.apply(self, other)
         return _binary(fn, self, other)
@@ -52,6 +54,7 @@ def _operator(fn):
 
 
 def _binary(fn, a, b, **params):
+    __tracebackhide__ = ENGINE_FRAME
     if type(a) is not Tensor:
         a = _wrap(a)
     if type(b) is not Tensor:
@@ -166,6 +169,7 @@ class ArithmeticMethods:
         return self.abs()
 
     def __matmul__(self, other):
+        __tracebackhide__ = ENGINE_FRAME
         return self.matmul(other)
 
     def __rmatmul__(self, other):

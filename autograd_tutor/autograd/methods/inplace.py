@@ -16,6 +16,7 @@ from ..ops.copies import CopyBackwards, FillBackward2, FillBackward3, ZeroBackwa
 from ..ops.numerics import _promote
 from ..ops.views import rebase, refusal, SavedViewResult
 from ..tensor import _broadcast_shape, _wrap, LEAF_INPLACE, Tensor, VIEW_OF_LEAF_INPLACE
+from ..tracebacks import ENGINE_FRAME
 
 __all__: list = []  # every method is in the class below
 
@@ -107,6 +108,7 @@ class InplaceMethods:
         save it for backward (torch saves the original value too), and writing the result here must not count
         as modifying that saved value. A node that saves its result (exp_, sigmoid_, tanh_...) saves, as in
         torch, this tensor itself at its new version: changing it again makes backward raise."""
+        __tracebackhide__ = ENGINE_FRAME
         recorded = grad_mode._grad_enabled[0] and (self.requires_grad or any(
             isinstance(o, Tensor) and o._requires_grad for o in others))
         self._check_inplace(recorded)
@@ -142,18 +144,22 @@ class InplaceMethods:
         return self
 
     def add_(self, other, alpha=1):
+        __tracebackhide__ = ENGINE_FRAME
         done = self._update(np.add, other) if alpha == 1 else None
         return done if done is not None else self._inplace(lambda s: s.add(other, alpha), other)
 
     def sub_(self, other, alpha=1):
+        __tracebackhide__ = ENGINE_FRAME
         done = self._update(np.subtract, other) if alpha == 1 else None
         return done if done is not None else self._inplace(lambda s: s.sub(other, alpha), other)
 
     def mul_(self, other):
+        __tracebackhide__ = ENGINE_FRAME
         done = self._update(np.multiply, other)
         return done if done is not None else self._inplace(lambda s: s * other, other)
 
     def div_(self, other):
+        __tracebackhide__ = ENGINE_FRAME
         done = self._update(np.divide, other) if self._data.dtype.kind == "f" else None
         return done if done is not None else self._inplace(lambda s: s / other, other)
 

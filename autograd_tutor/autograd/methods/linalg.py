@@ -12,6 +12,7 @@ from ..ops.linalg import (AddmmBackward0, BmmBackward0, DiagEmbedBackward0, Diag
                           TraceBackward0, TrilBackward0, TriuBackward0)
 from ..ops.shape import SqueezeBackward4, UnsafeViewBackward0
 from ..tensor import _broadcast_shape, _dim, _warn_once, _wrap, return_types, Tensor
+from ..tracebacks import ENGINE_FRAME
 
 CROSS_WITHOUT_DIM = ("Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the dim "
                      "explicitly or simply use torch.linalg.cross.\nThe default value of dim will change to agree "
@@ -116,6 +117,7 @@ class LinalgMethods:
     def matmul(self, other):
         """``@``: dot (1-D·1-D), mv (2-D·1-D), mm (2-D·2-D), and for more dims torch's graph: the batch folded
         into the rows of one mm or mv where torch folds it, else the batch dims broadcast, flattened, and one bmm."""
+        __tracebackhide__ = ENGINE_FRAME
         if type(other) is Tensor and self._data.ndim == 2 and other._data.ndim == 2:  # the common case, first
             return MmBackward0.apply(self, other)
         other = _wrap(other)

@@ -10,6 +10,7 @@ from ..tensor import _broadcast_shape, _wrap, Tensor
 from .backward_formulas import _scaled
 from .numerics import _float, _is_tensor, _laid_out, _needs_array_only, _promote, _rank, _rounded, _saved
 from .selection import _where
+from ..tracebacks import ENGINE_FRAME
 
 __all__ = ["AddBackward0", "SubBackward0", "RsubBackward0", "RsubBackward1", "MulBackward0", "DivBackward0",
            "NegBackward0", "ReciprocalBackward0", "PowBackward0", "PowBackward1", "PowBackward2", "RemainderBackward0",
@@ -110,6 +111,7 @@ class MulBackward0(Function):
 
     @staticmethod
     def backward(ctx, g):
+        __tracebackhide__ = ENGINE_FRAME
         saved, t = _saved(ctx), _is_tensor(g)
         b, a = saved.get("other"), saved.get("self")  # SavedTensors, each there only if its gradient is needed
         return (g * b.get(ctx, t) if b is not None else None), (g * a.get(ctx, t) if a is not None else None)
@@ -132,6 +134,7 @@ class DivBackward0(Function):
 
     @staticmethod
     def backward(ctx, g):
+        __tracebackhide__ = ENGINE_FRAME
         t = _is_tensor(g)
         b = ctx._unpack("other", t)
         a = ctx._unpack("self", t) if "self" in _saved(ctx) else None

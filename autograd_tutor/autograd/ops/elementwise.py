@@ -28,6 +28,7 @@ from .backward_formulas import (_scaled, _tanh_grad, AddBackward1, MulBackward1,
                                 SigmoidBackwardBackward0, TanhBackwardBackward0, ThresholdBackwardBackward0)
 from .numerics import _float, _is_tensor, _needs_array_only, _promote, _rank, _rounded, _saved, _zeros
 from .selection import _where
+from ..tracebacks import ENGINE_FRAME
 
 __all__ = ["ExpBackward0", "LogBackward0", "TanhBackward0", "SigmoidBackward0", "ReluBackward0", "SqrtBackward0",
            "AbsBackward0", "SinBackward0", "CosBackward0", "SignBackward0", "ClampBackward1", "MaximumBackward0",
@@ -532,6 +533,7 @@ class ClampBackward0(Function):
 
     @staticmethod
     def backward(ctx, g):
+        __tracebackhide__ = ENGINE_FRAME
         _needs_array_only(ctx, g, "clamp with tensor bounds")
         saved = _saved(ctx)
         x = ctx._unpack("self", False)

@@ -11,6 +11,7 @@ from ..tensor import Tensor
 from .backward_formulas import _scaled
 from .numerics import _is_tensor, _needs_array_only, _promote, _saved
 from .reductions import norm_backward, vector_norm
+from ..tracebacks import ENGINE_FRAME
 
 __all__ = ["MmBackward0", "MvBackward0", "DotBackward0", "BmmBackward0", "AddmmBackward0", "DiagEmbedBackward0",
            "DiagonalBackward0", "DiagonalBackward0_copy", "DiagonalBackwardBackward0", "TraceBackward0",
@@ -43,6 +44,7 @@ class MmBackward0(Function):
     @staticmethod
     def backward(ctx, g):
         """torch's formulas, which keep a column-major (transposed) operand's gradient column-major."""
+        __tracebackhide__ = ENGINE_FRAME
         t = _is_tensor(g)
         b = ctx._unpack("mat2", t) if "mat2" in _saved(ctx) else None
         a = ctx._unpack("self", t) if "self" in _saved(ctx) else None
@@ -101,6 +103,7 @@ class MvBackward0(Function):
 
     @staticmethod
     def backward(ctx, g):
+        __tracebackhide__ = ENGINE_FRAME
         t = _is_tensor(g)
         a, v = _unpacked(ctx, t, "self", "vec")
         ga = None if v is None else g.reshape(-1, 1) * v if t else np.outer(g, v)
@@ -126,6 +129,7 @@ class DotBackward0(Function):
 
     @staticmethod
     def backward(ctx, g):
+        __tracebackhide__ = ENGINE_FRAME
         t = _is_tensor(g)
         a, b = _unpacked(ctx, t, "self", "tensor")
         return (g * b if b is not None else None), (g * a if a is not None else None)
@@ -147,6 +151,7 @@ class BmmBackward0(Function):
 
     @staticmethod
     def backward(ctx, g):
+        __tracebackhide__ = ENGINE_FRAME
         t = _is_tensor(g)
         saved = _saved(ctx)
         b = ctx._unpack("mat2", t) if "mat2" in saved else None
@@ -191,6 +196,7 @@ class AddmmBackward0(Function):
     @staticmethod
     def backward(ctx, g):
         """torch's mm formulas (a column-major operand keeps a column-major gradient), times alpha and beta."""
+        __tracebackhide__ = ENGINE_FRAME
         t = _is_tensor(g)
         saved = _saved(ctx)
         a = ctx._unpack("mat1", t) if "mat1" in saved else None

@@ -16,6 +16,7 @@ from ..function import Function
 from ..summation import torch_sum
 from ..tensor import Tensor
 from .numerics import _float, _is_tensor, _needs_array_only, _promote, _rounded, _saved
+from ..tracebacks import ENGINE_FRAME
 
 __all__ = ["MseLossBackward0", "NllLossBackward0", "NllLoss2DBackward0", "DivBackward1", "MulBackward1",
            "MaskedFillBackward0", "BinaryCrossEntropyBackward0", "BinaryCrossEntropyWithLogitsBackward0",
@@ -133,6 +134,7 @@ class NllLossBackward0(Function):
 
     @staticmethod
     def backward(ctx, g):
+        __tracebackhide__ = ENGINE_FRAME
         x = ctx._unpack("self", False)
         y = ctx._unpack("target", False).reshape(-1).astype(np.int64)
         weight = ctx._unpack("weight", False) if "weight" in _saved(ctx) else None

@@ -13,6 +13,7 @@ import numpy as np
 from ..function import Function
 from ..tensor import Tensor
 from .numerics import _needs_array_only, _saved
+from ..tracebacks import ENGINE_FRAME
 
 __all__ = ["NativeLayerNormBackward0", "NativeBatchNormBackward0"]
 
@@ -54,6 +55,7 @@ class NativeLayerNormBackward0(Function):
 
     @staticmethod
     def backward(ctx, g):
+        __tracebackhide__ = ENGINE_FRAME
         _needs_array_only(ctx, g, "layer_norm")
         axes = ctx._axes
         saved = _saved(ctx)  # torch's error when a backward without retain_graph freed them
@@ -116,6 +118,7 @@ class NativeBatchNormBackward0(Function):
 
     @staticmethod
     def backward(ctx, g):
+        __tracebackhide__ = ENGINE_FRAME
         _needs_array_only(ctx, g, "batch_norm")
         saved = _saved(ctx)
         axes, dtype, has_w = ctx._axes, g.dtype, "weight" in saved

@@ -13,7 +13,7 @@
 
 const SVGNS = "http://www.w3.org/2000/svg";
 const SPEEDS = [0.5, 1, 2, 4];
-const KIND_NAMES = { leaf: "leaf", op: "result", constant: "constant", collapsed: "collapsed" };
+const KIND_NAMES = { leaf: "leaf", op: "result", constant: "constant", collapsed: "collapsed", cut: "graph cut" };
 const DETAIL_SCALE = 0.3;    // below this zoom, nodes are shapes without text
 const START_SCALE = 1;       // a graph opens at full size (text 10 px and up): a larger one scrolls from its left
 const OVERVIEW = 30;         // more boxes than this open on an overview: fitted, down to OVERVIEW_SCALE
@@ -106,6 +106,9 @@ function nodeMarkup(n, detail) {
   if (n.kind === "leaf") {
     shape = `<rect class="agt-shape" width="${w}" height="${h}" rx="${h / 2}"/>` +
       (detail ? `<rect class="agt-inner" x="3.5" y="3.5" width="${w - 7}" height="${h - 7}" rx="${h / 2 - 3.5}"/>` : "");
+  } else if (n.kind === "cut") {  // as viz/svg.py: a dotted box with a cross under its text (viz/cuts.py)
+    shape = `<rect class="agt-shape" width="${w}" height="${h}" rx="4"/>` +
+      `<path class="agt-cross" d="M${w / 2 - 4},${h - 20}l8,8m0,-8l-8,8"/>`;
   } else {
     const stack = n.kind === "collapsed" || n.hidden
       ? `<rect class="agt-stack" x="6" y="6" width="${w}" height="${h}" rx="4"/>` +
@@ -130,7 +133,7 @@ function nodeMarkup(n, detail) {
 }
 
 function edgeMarkup(e, i) {
-  const cls = e.tracked ? "agt-edge" : "agt-edge agt-data";
+  const cls = e.cut ? "agt-edge agt-cutedge" : e.tracked ? "agt-edge" : "agt-edge agt-data";
   return `<path class="${cls}" data-i="${i}" d="${e.path}"><title></title></path>`;
 }
 
@@ -153,7 +156,7 @@ function stateAt(replay, pos) {
 
 function describe(n, grad, state) {
   const what = { leaf: "leaf tensor", op: `result of ${n.op}`, constant: "constant, no grad",
-    collapsed: `${n.hidden} collapsed nodes` }[n.kind];
+    collapsed: `${n.hidden} collapsed nodes`, cut: `graph cut, ${n.sub}` }[n.kind];
   const bits = [`${n.label}: ${what}`];
   if (n.numbers) bits.push(`value ${n.value.split(" [")[0]} [${n.numbers}]`);
   else if (n.value) bits.push(`value ${n.value}`);
@@ -177,6 +180,9 @@ function legendMarkup() {
     item(`<rect x="1" y="1" width="26" height="14" rx="4" fill="#E4F4EE" stroke="#009E73" stroke-width="1.8"/>` +
       `<rect x="2" y="2" width="24" height="3" fill="#009E73"/>`, "module call (click to open or close)",
       "agt-legend-group"),
+    item(`<rect x="1" y="1" width="26" height="14" rx="3" fill="#FFFFFF" stroke="#000000" stroke-width="1.6" ` +
+      `stroke-dasharray="2 2"/><path d="M10,4l8,8m0,-8l-8,8" stroke="#000000" stroke-width="2"/>`,
+      "graph cut: no gradient back", "agt-cutkey"),
     item(`<line x1="1" y1="8" x2="27" y2="8" stroke="#555" stroke-width="1.5"/>`, "gradient path"),
     item(`<line x1="1" y1="8" x2="27" y2="8" stroke="#9A9A9A" stroke-width="1.5" stroke-dasharray="4 3"/>`,
       "no gradient"),
@@ -190,7 +196,7 @@ function legendMarkup() {
 // ---------------------------------------------------------------- the view
 function render({ model, el: host }) {
   const id = ++uid;
-  const ids = { arrow: `agt-arrow-${id}`, back: `agt-back-${id}`, title: `agt-title-${id}` };
+  const ids = { arrow: `agt-arrow-${id}`, back: `agt-back-${id}`, cross: `agt-cross-${id}`, title: `agt-title-${id}` };
   const root = el("div", { class: "agt-root", tabindex: "0", role: "group",
     "aria-roledescription": "computation graph",
     "aria-label": "Computation graph. Left and right arrow keys step through the backward pass, " +
@@ -215,7 +221,9 @@ function render({ model, el: host }) {
     `<marker id="${ids.arrow}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto">` +
     `<path d="M0,1L9,5L0,9z" fill="#555555"/></marker>` +
     `<marker id="${ids.back}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" ` +
-    `orient="auto-start-reverse"><path d="M0,1L9,5L0,9z" fill="#D55E00"/></marker></defs>` +
+    `orient="auto-start-reverse"><path d="M0,1L9,5L0,9z" fill="#D55E00"/></marker>` +
+    `<marker id="${ids.cross}" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="9" markerHeight="9" orient="auto">` +
+    `<path d="M1,1L9,9M9,1L1,9" stroke="#000000" stroke-width="2"/></marker></defs>` +
     `<g class="agt-viewport"><g class="agt-frames"></g><g class="agt-edges"></g><g class="agt-nodes"></g>` +
     `<g class="agt-groups"></g><g class="agt-elabels"></g>` +
     `<g class="agt-overlay"><text class="agt-total" visibility="hidden"></text></g></g>`;
@@ -306,10 +314,12 @@ function render({ model, el: host }) {
     rec.path.classList.toggle("agt-current", current);
     if (v) rec.path.setAttribute("marker-start", `url(#${ids.back})`);
     else rec.path.removeAttribute("marker-start");
-    if (e.tracked && !v) rec.path.setAttribute("marker-end", `url(#${ids.arrow})`);
+    if (e.cut) rec.path.setAttribute("marker-end", `url(#${graph.nodes[e.dst].kind === "cut" ? ids.cross : ids.arrow})`);
+    else if (e.tracked && !v) rec.path.setAttribute("marker-end", `url(#${ids.arrow})`);
     else if (e.tracked) rec.path.removeAttribute("marker-end");
     else rec.path.setAttribute("marker-end", `url(#${ids.arrow})`);
-    rec.path.firstChild.textContent = (v ? `gradient ${v}` : e.tracked ? "gradient path" : "no gradient") +
+    rec.path.firstChild.textContent = (v ? `gradient ${v}` : e.cut ? "graph cut: no gradient goes back" :
+      e.tracked ? "gradient path" : "no gradient") +
       (local ? `; local derivative ${local}` : "");
     if (rec.label) {
       rec.label.textContent = labelText(v);
@@ -446,6 +456,7 @@ function render({ model, el: host }) {
     }
     if (regrouped) drawGroups();
     empty.style.display = nodes.length ? "none" : "flex";
+    legend.classList.toggle("agt-has-cuts", nodes.some((n) => n.kind === "cut"));
     const counts = {};
     for (const n of nodes) counts[n.kind] = (counts[n.kind] || 0) + 1;
     const counted = g.counted || [0, 0];

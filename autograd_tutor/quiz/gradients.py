@@ -1,0 +1,89 @@
+"""Questions and checks about *which tensors get a gradient*, answered by the engine (lesson 9).
+
+* :func:`who_gets_grad` - the *predict, then see* question: "which of these will have ``.grad`` after
+  ``loss.backward()``?", its key computed from the graph behind ``loss`` (a leaf that requires grad and that
+  ``loss`` was computed from), each choice explained by :func:`~autograd_tutor.viz.cuts.explain_no_grad`.
+  It is a plain :class:`~autograd_tutor.quiz.Question`: show it with ``QuizWidget(Quiz(...))`` or any widget
+  that asks a multiple-choice question.
+* :func:`check_gradients` - the exercise check: run the learner's training step on fresh parameters and say,
+  parameter by parameter, whether it got a gradient, and why not.
+
+>>> import autograd_tutor as torch
+>>> w, b = torch.tensor(2., requires_grad=True), torch.tensor(1., requires_grad=True)
+>>> loss = w.detach() * 3 + b
+>>> q = who_gets_grad(loss, {"w": w, "b": b})
+>>> q.prompt, q.choices, q.check([1])[0]
+('Which of these tensors will have a .grad after loss.backward()?', ('w', 'b'), True)
+>>> def step(w, b):
+...     return (w * 3 + b.detach()) ** 2
+>>> report = check_gradients(step, {"w": torch.tensor(1.), "b": torch.tensor(2.)})
+>>> report.ok, report.missing
+(False, ['b'])
+"""
+from __future__ import annotations
+
+from typing import Callable, Mapping
+
+from ..viz.cuts import CutLog, explain_no_grad
+from .keys import ChoiceKey
+from .model import Question
+
+__all__ = ["who_gets_grad", "check_gradients", "GradientReport"]
+
+
+def who_gets_grad(root, candidates: Mapping, root_name: str = "loss") -> Question:
+    """A multiple-choice question: which of ``candidates`` (name -> tensor) get a ``.grad`` from
+    ``root.backward()``; ask it *before* running backward."""
+    if not candidates:
+        raise ValueError("who_gets_grad() needs at least one candidate tensor")
+    names = list(candidates)
+    namespace = dict(candidates, **{root_name: root})
+    reasons = [explain_no_grad(candidates[n], root, namespace=namespace) for n in names]
+    correct = [i for i, n in enumerate(names) if reasons[i].startswith(f"{n} gets a gradient")]
+    return Question(id="who-gets-grad", kind="multiple",
+                    prompt=f"Which of these tensors will have a .grad after {root_name}.backward()?",
+                    key=ChoiceKey.many(correct, len(names)), choices=tuple(names),
+                    explanation=" ".join(reasons),
+                    hint="Only leaves that require grad, and that the result was computed from through the graph, "
+                         "get a .grad.")
+
+
+class GradientReport:
+    """What :func:`check_gradients` found: ``lines`` (one per parameter), ``missing`` (their names), ``ok``."""
+
+    def __init__(self, lines: list, missing: list) -> None:
+        self.lines, self.missing = lines, missing
+
+    @property
+    def ok(self) -> bool:
+        return not self.missing
+
+    def __repr__(self) -> str:
+        head = ("Every parameter gets a gradient: the step trains them all." if self.ok else
+                f"{', '.join(self.missing)} still {'gets' if len(self.missing) == 1 else 'get'} no gradient.")
+        return "\n".join([head, *self.lines])
+
+
+def check_gradients(step: Callable, parameters: Mapping) -> GradientReport:
+    """Call ``step(**fresh parameters)`` (copies of ``parameters`` that require grad), then ``backward()`` on what
+    it returns unless it already ran backward itself, and report which parameters got no gradient, and why."""
+    fresh = {name: p.detach().clone().requires_grad_() for name, p in parameters.items()}
+    log = CutLog()
+    log.start()
+    try:
+        loss = step(**fresh)
+        if loss is None or not hasattr(loss, "grad_fn"):
+            raise TypeError(f"the step must return its loss (a tensor), got {type(loss).__name__}")
+        if all(p.grad is None for p in fresh.values()) and loss.requires_grad:
+            loss.backward()
+    finally:
+        log.stop()
+    namespace = dict(fresh, loss=loss)
+    lines, missing = [], []
+    for name, p in fresh.items():
+        if p.grad is not None:
+            lines.append(f"  ✓ {name} gets a gradient ({name}.grad = {p.grad!r}).")
+        else:
+            missing.append(name)
+            lines.append(f"  ✗ {explain_no_grad(p, loss, log=log, namespace=namespace)}")
+    return GradientReport(lines, missing)

@@ -1,0 +1,214 @@
+"""Where the graph was cut (viz/cuts.py, the graph_cut event) and why a tensor gets no gradient."""
+import pytest
+
+import autograd_tutor as torch
+from autograd_tutor import events, nn
+from autograd_tutor.quiz import check_gradients, who_gets_grad
+from autograd_tutor.viz import GraphModel, explain_no_grad, to_svg
+from autograd_tutor.viz.cuts import CUTS, CutLog, cut_marks
+
+
+@pytest.fixture
+def log():
+    log = CutLog()
+    log.start()
+    yield log
+    log.stop()
+
+
+def _boxes(model):
+    snap = model.snapshot()
+    nodes = snap["nodes"]
+    return [(n["label"], n["sub"], sorted(nodes[e["src"]]["label"] for e in snap["edges"]
+                                          if e.get("cut") and e["dst"] == n["key"]))
+            for n in nodes if n["kind"] == "cut"]
+
+
+def test_each_cut_emits_one_event_naming_its_cause_and_sources():
+    with events.record(kinds=["graph_cut"]) as trace:
+        x = torch.tensor(2.0, requires_grad=True)
+        h = x * 3
+        d = h.detach()
+        x.data
+        with torch.no_grad():
+            u = x * h
+        with torch.inference_mode():
+            x * 2
+        h.item(), h.tolist()
+        d.numpy()
+        x.requires_grad_(False)
+        torch.tensor(5.0).detach()          # no grad to lose: no event
+        torch.tensor(5.0).item()
+        u * 2                               # computed from a cut's result, unrecorded: "derived"
+    got = [(e.cause, e.source_ids, e.source_node_ids, e.op) for e in trace]
+    assert got == [("detach", (h._id,), (h.grad_fn._id,), ""), ("data", (x._id,), (None,), ""),
+                   ("no_grad", (x._id, h._id), (None, h.grad_fn._id), "MulBackward0"),
+                   ("inference_mode", (x._id,), (None,), "MulBackward0"), ("item", (h._id,), (h.grad_fn._id,), ""),
+                   ("tolist", (h._id,), (h.grad_fn._id,), ""), ("numpy", (d._id,), (None,), ""),
+                   ("requires_grad", (x._id,), (None,), ""), ("derived", (u._id,), (None,), "MulBackward0")]
+    assert trace[0].tensor_id == d._id and trace[4].tensor_id is None and float(trace[4].value) == 6.0
+
+
+def test_no_cut_event_is_built_while_nobody_listens_to_that_kind(monkeypatch):
+    with events.record(kinds=["tensor_created"]):  # a listener, but not to graph_cut
+        monkeypatch.setitem(events._routes, events.GraphCut, ())  # whatever other tests left listening
+        x = torch.tensor(2.0, requires_grad=True)
+        d = x.detach()
+        with torch.no_grad():
+            y = x * 2
+    assert not d._cut and not y._cut  # graph_cut returned before marking anything
+
+
+@pytest.mark.parametrize("cause, label, sub", [
+    ("detach", "detached here", "h.detach()"),
+    ("data", "cut by .data", "h.data"),
+    ("no_grad", "made under no_grad", "h: MulBackward0 not recorded"),
+    ("item", "rebuilt from .item()", "h.item()"),
+    ("tolist", "rebuilt from .tolist()", "h.tolist()"),
+])
+def test_a_live_drawing_marks_the_cut_between_the_source_and_the_tensor(log, cause, label, sub):
+    with events.record() as trace:
+        w = torch.tensor([1.0, 2.0], requires_grad=True)
+        b = torch.tensor(0.5, requires_grad=True)
+        h = w * 3
+        if cause == "no_grad":
+            with torch.no_grad():
+                cut = h * 1
+        elif cause in ("item", "tolist"):
+            cut = torch.tensor(getattr(h, cause)()) if cause == "tolist" else torch.tensor(h.sum().item())
+            sub = sub if cause == "tolist" else "….item()"
+        else:
+            cut = getattr(h, cause)() if cause == "detach" else h.data
+        loss = (cut * b).sum()
+    model = GraphModel.from_trace(trace, namespace={"w": w, "b": b, "h": h, "cut": cut, "loss": loss})
+    model.cuts = log  # the log that saw these events (from_trace keeps its own too)
+    boxes = _boxes(model)
+    if cause == "item":  # the unnamed sum handed out its number
+        assert boxes == [(label, ".item()", ["SumBackward0"])]
+        return
+    assert boxes == [(label, sub, ["h"])]
+    cut_edges = [e for e in model.snapshot()["edges"] if e.get("cut")]
+    assert len(cut_edges) == 2 and not any(e["tracked"] for e in cut_edges)
+
+
+def test_a_drawing_from_the_tensor_marks_the_cut_as_a_stub_and_a_frozen_leaf(log):
+    w = torch.tensor([1.0, 2.0], requires_grad=True)
+    frozen = torch.tensor([3.0, 4.0], requires_grad=True)
+    frozen.requires_grad_(False)
+    loss = (w.detach() * w).sum() + (frozen * w).sum()
+    model = GraphModel.from_tensor(loss, namespace={"w": w, "frozen": frozen, "loss": loss})
+    model.cuts = log
+    assert sorted(_boxes(model)) == [("detached here", "w.detach()", ["w"]),  # w is drawn: the edge starts there
+                                     ("requires_grad=False", "frozen.requires_grad_(False)", [])]
+    x = torch.tensor(1.0, requires_grad=True)
+    stub = GraphModel.from_tensor(x.detach() * x.exp().detach() * w)  # the sources are not in this graph
+    stub.cuts = log
+    assert _boxes(stub) == [("detached here", ".detach()", [])]
+
+
+def test_the_static_svg_draws_the_cut_and_its_legend_only_when_there_is_one(log):
+    w = torch.tensor(2.0, requires_grad=True)
+    plain = GraphModel.from_tensor(w * 3)
+    cut = GraphModel.from_tensor(w.detach() * w)
+    cut.cuts = log
+    assert "graph cut: no gradient back" not in to_svg(plain) and "url(#agt-cross)" not in to_svg(plain)
+    svg = to_svg(cut)
+    assert ">detached here<" in svg and "graph cut: no gradient back" in svg and 'marker-end="url(#agt-cross)"' in svg
+
+
+def test_matplotlib_draws_the_cut_box_too(log):
+    pytest.importorskip("matplotlib")
+    import matplotlib
+    matplotlib.use("Agg")
+    from autograd_tutor.viz import draw
+    w = torch.tensor(2.0, requires_grad=True)
+    model = GraphModel.from_tensor(w.detach() * w, namespace={"w": w})
+    model.cuts = log
+    texts = [t.get_text() for t in draw(model).texts]
+    assert "detached here" in texts and "w.detach()" in texts
+
+
+def test_a_training_loop_keeps_one_cut_per_repeated_update(log):
+    w = torch.tensor(0.5, requires_grad=True)
+    for _ in range(50):
+        loss = (w - 3.0) ** 2
+        loss.backward()
+        with torch.no_grad():
+            w -= 0.1 * w.grad
+        w.grad = None
+    assert len(log.cuts) == 1
+
+
+def test_explain_no_grad_says_why_for_each_cause(log):
+    w = torch.tensor([1.0, 2.0], requires_grad=True)
+    b = torch.tensor(0.5, requires_grad=True)
+    plain = torch.tensor([1.0, 1.0])
+    h = w * 3
+    kept = h.detach()
+    loss = (kept * b + plain * b).sum()
+    assert explain_no_grad(b, loss, log).startswith("b gets a gradient: it is a leaf that requires grad")
+    assert explain_no_grad(w, loss, log) == (
+        "w gets no gradient from loss: h was computed from w, then h.detach() cut it from the graph (detached "
+        "here), and loss was computed from what came out, so backward stops there.")
+    assert explain_no_grad(kept, loss, log).startswith("kept gets no gradient: it was made by .detach()")
+    assert explain_no_grad(plain, loss, log).startswith("plain gets no gradient: it was created without "
+                                                        "requires_grad=True")
+    assert explain_no_grad(h, loss, log).startswith("h gets no gradient from loss: h is not a leaf")
+    step = w * 2  # a non-leaf on the path: passed through, not kept
+    assert explain_no_grad(step, (step * b).sum(), log).startswith("step is not a leaf (its grad_fn is MulBackward0)")
+    with torch.no_grad():
+        u = w * b
+    assert "inside torch.no_grad() (w: MulBackward0 not recorded)" in explain_no_grad(w, (u * b).sum(), log)
+    model = nn.Linear(2, 1)
+    model.weight.requires_grad_(False)
+    out = model(w).sum()
+    assert explain_no_grad(model.weight, out, log).startswith("model.weight gets no gradient: it was switched off")
+    with pytest.raises(TypeError, match="explain_no_grad\\(\\) expects two tensors, got int and Tensor"):
+        explain_no_grad(3, loss)
+
+
+def test_who_gets_grad_keys_the_leaves_the_root_reaches():
+    w = torch.tensor(1.0, requires_grad=True)
+    b = torch.tensor(2.0, requires_grad=True)
+    loss = w.detach() * b + b
+    q = who_gets_grad(loss, {"w": w, "b": b, "loss": loss})
+    assert q.choices == ("w", "b", "loss") and q.kind == "multiple"
+    assert q.check([1])[0] and not q.check([0, 1])[0] and not q.check([1, 2])[0]
+    loss.backward()
+    assert (w.grad is None, b.grad is not None) == (True, True)  # what the key said
+    with pytest.raises(ValueError, match="at least one candidate"):
+        who_gets_grad(loss, {})
+
+
+def test_check_gradients_names_the_parameter_still_without_a_gradient():
+    x = torch.tensor([1.0, 2.0])
+
+    def broken(w, b):
+        return ((x * torch.tensor(w.item()) + b) ** 2).mean()
+
+    def fixed(w, b):
+        return ((x * w + b) ** 2).mean()
+
+    report = check_gradients(broken, {"w": torch.tensor(0.5), "b": torch.tensor(0.0)})
+    assert report.missing == ["w"] and not report.ok
+    text = repr(report)
+    assert text.startswith("w still gets no gradient.") and "w.item() handed out w's numbers" in text
+    assert "✓ b gets a gradient" in text
+    assert check_gradients(fixed, {"w": torch.tensor(0.5), "b": torch.tensor(0.0)}).ok
+    with pytest.raises(TypeError, match="the step must return its loss"):
+        check_gradients(lambda w: None, {"w": torch.tensor(1.0)})
+
+
+def test_the_widgets_start_the_shared_log_and_their_text_names_the_cuts():
+    pytest.importorskip("anywidget")
+    from autograd_tutor.widgets import GraphWidget
+    assert CUTS.listening
+    w = torch.tensor(2.0, requires_grad=True)
+    h = w * 3
+    kept = h.detach()
+    loss = kept * w
+    text = repr(GraphWidget(loss, live=False))
+    assert text.splitlines()[-1] == "graph cut: detached here (h.detach()) -> kept", text
+    assert "graph cut" not in repr(GraphWidget(h, live=False))
+    snap_nodes, snap_edges = cut_marks(GraphModel(), [], [])
+    assert (snap_nodes, snap_edges) == ([], [])
