@@ -29,6 +29,7 @@ import numpy as np
 from . import grad_mode
 from .dtypes import CPP_NAMES, kind_name
 from .tensor import Tensor
+from .tracebacks import ENGINE_FRAME
 
 __all__ = ["numpy_names", "takes_out", "factory_out"]
 
@@ -62,6 +63,7 @@ def numpy_names(fn):
 
     @functools.wraps(fn)
     def aliased(*args, **kwargs):
+        __tracebackhide__ = ENGINE_FRAME
         if kwargs:
             for alias in [k for k in kwargs if k in aliases]:
                 name = aliases[alias]
@@ -106,6 +108,7 @@ def takes_out(fn, name: str | None = None, same_dtype: bool = False):
 
     @functools.wraps(fn)
     def with_out(*args, out=None, **kwargs):
+        __tracebackhide__ = ENGINE_FRAME
         if out is None:
             return fn(*args, **kwargs)
         _check_out(name, out, args)
@@ -129,6 +132,7 @@ def factory_out(fn):
     ``arange``, which keeps ``out``'s shape when it has as many elements and warns when not)."""
     @functools.wraps(fn)
     def with_out(*args, out=None, **kwargs):
+        __tracebackhide__ = ENGINE_FRAME
         if out is None:
             return fn(*args, **kwargs)
         _check_out(f"aten::{fn.__name__}", out, ())
