@@ -154,6 +154,19 @@ def _saved(ctx) -> dict:
     return ctx._saved
 
 
+def _sign(d: np.ndarray) -> np.ndarray:
+    """torch's sign: 1 above 0, -1 below, 0 at 0 and at nan (NumPy's ``np.sign`` gives nan there), as
+    ``(0 < x) - (x < 0)``.
+
+    >>> _sign(np.array([2., -0., float("nan"), -3.]))
+    array([ 1.,  0.,  0., -1.])
+    """
+    out = np.sign(d)
+    if d.dtype.kind == "f":
+        out[d != d] = 0
+    return out
+
+
 def _zeros(g) -> np.ndarray:
     """A zero gradient shaped like ``g`` (a constant, also under create_graph)."""
     return np.zeros_like(g._data if _is_tensor(g) else g)
