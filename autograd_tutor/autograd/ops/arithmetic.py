@@ -8,7 +8,7 @@ from ..dtypes import result_type
 from ..function import Function
 from ..tensor import _broadcast_shape, _wrap, Tensor
 from .backward_formulas import _scaled
-from .numerics import _float, _is_tensor, _laid_out, _needs_array_only, _promote, _rank, _rounded, _saved
+from .numerics import _float, _is_tensor, _laid_out, _needs_array_only, _promote, _rank, _rounded, _saved, _zeros
 from .selection import _where
 
 __all__ = ["AddBackward0", "SubBackward0", "RsubBackward0", "RsubBackward1", "MulBackward0", "DivBackward0",
@@ -178,7 +178,9 @@ def _pow_scalar(d: np.ndarray, e):
         if e == 3:
             return d * d * d
         if e == 0.5:
-            return np.sqrt(d)
+            return np.sqrt(d)  # so (-0.) ** 0.5 is -0. and (-inf) ** 0.5 is nan, as in torch
+        if e == -0.5:
+            return 1 / np.sqrt(d)
         if e == -1:
             return 1 / d
         if e == -2:
@@ -205,7 +207,7 @@ class PowBackward0(Function):
         e = ctx.exponent
         x = ctx._unpack("self", _is_tensor(g))
         if e == 0:
-            return g * 0
+            return _zeros(g)  # zeros, also where g is inf or nan
         if _is_tensor(g):
             return g * _scaled(x ** (e - 1), e)
         return g * _scaled(x if e == 2 else _quiet_pow(x, e - 1), e)  # x**1 is x
@@ -287,7 +289,8 @@ class RemainderBackward0(Function):
 
 
 class RemainderBackward1(Function):
-    """``x % y`` for a tensor y: z = x - floor(x / y) y;  dz/dx = 1,  dz/dy = -floor(x / y)."""
+    """``x % y`` for a tensor y: z = x - floor(x / y) y;  dz/dx = 1,  dz/dy = -(x // y), the quotient
+    rounded as torch's ``div(rounding_mode="floor")`` (nan for an infinite x, -1 for 1 // -inf)."""
     saved_names = ("self", "other")
 
     @classmethod
@@ -296,13 +299,14 @@ class RemainderBackward1(Function):
         return cls.op(*_promote(x, y))
 
     op = staticmethod(_remainder)
-    rounding = staticmethod(np.floor)
+    quotient = staticmethod(np.floor_divide)  # torch's div_floor: fmod, then the same corrections
 
     @staticmethod
     def backward(ctx, g):
         t = _is_tensor(g)
         x, y = ctx._unpack("self", t), ctx._unpack("other", t)
-        quotient = type(ctx).rounding((x._data if t else x) / (y._data if t else y))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            quotient = type(ctx).quotient(x._data if t else x, y._data if t else y)
         return g, (-g * quotient if not t else -g * _wrap(quotient.astype(g._data.dtype)))
 
 
@@ -317,7 +321,7 @@ class FmodBackward0(RemainderBackward0):
 class FmodBackward1(RemainderBackward1):
     """``x.fmod(y)`` for a tensor y: z = x - trunc(x / y) y;  dz/dx = 1,  dz/dy = -trunc(x / y)."""
     op = staticmethod(np.fmod)
-    rounding = staticmethod(np.trunc)
+    quotient = staticmethod(lambda x, y: np.trunc(x / y))
 
 
 class NotImplementedNode(Function):

@@ -535,8 +535,7 @@ class ClampBackward0(Function):
         lo, hi = (b if g else None for b, g in zip((lo, hi), given))
         ctx.save(max=hi, min=lo, self=x)
         arrays = [t._data for t in (x, lo, hi) if t is not None]
-        out = np.clip(x._data, *(None if t is None else t._data for t in (lo, hi))).astype(np.result_type(*arrays))
-        return _clipped(x._data, out)
+        return np.clip(x._data, *(None if t is None else t._data for t in (lo, hi))).astype(np.result_type(*arrays))
 
     @staticmethod
     def backward(ctx, g):
