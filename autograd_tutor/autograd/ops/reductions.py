@@ -12,7 +12,8 @@ from ..function import Function
 from ..summation import numpy_sum, torch_sum
 from ..tensor import Tensor
 from .indexing import gathered_back, IndexPutBackward0, MaskedFillBackward1, scattered_back
-from .numerics import _float, _is_tensor, _needs_array_only, _rounded
+from .arithmetic import _pow_scalar
+from .numerics import _float, _is_tensor, _needs_array_only, _rounded, _sign
 
 __all__ = ["SumBackward0", "SumBackward1", "MeanBackward0", "MeanBackward1", "MaxBackward1", "MinBackward1",
            "MaxBackward0", "MinBackward0", "LinalgVectorNormBackward0", "vector_norm", "norm_backward", "ProdBackward0",
@@ -133,9 +134,10 @@ class MaxBackward1(Function):
 
 
 def _evenly_distribute(ctx, g):
-    """max()/min(): the gradient shared evenly by the entries equal to the result (torch's formula)."""
+    """max()/min(): the gradient shared evenly by the entries equal to the result (torch's formula), or by the
+    nans when the result is nan."""
     x, r = ctx._unpack("self", False), ctx._unpack("result", False)
-    mask = x == r
+    mask = np.isnan(x) if np.isnan(r) else x == r
     if not _is_tensor(g):
         return np.where(mask, g / mask.sum(), 0).astype(g.dtype, copy=False)
     zeros = Tensor._make(np.zeros(x.shape, g._data.dtype))
@@ -241,20 +243,28 @@ def vector_norm(d: np.ndarray, ord, axis, keepdims: bool) -> np.ndarray:
 
 
 def norm_backward(x: np.ndarray, z: np.ndarray, g: np.ndarray, p, axis) -> np.ndarray:
-    """The gradient of z = ||x||_p (z and g spread back over x's shape) for p > 0: sign(x) g for p = 1, the largest
-    |x_i| takes g for p = inf (the smallest for -inf; shared among ties), else x |x|^(p-2) g / z^(p-1), 0 where z
-    is 0."""
-    if p == 1:
-        return np.sign(x) * g
-    if p == float("inf") or p == float("-inf"):
-        wins = np.abs(x) == z
-        return np.sign(x) * g * wins / wins.sum(axis=axis, keepdims=True)
-    scale = np.where(z == 0, 0, g / np.where(z == 0, 1, z ** (p - 1)))  # 0 at a zero norm, as torch
-    return (x if p == 2 else x * np.abs(x) ** (p - 2)) * scale
+    """The gradient of z = ||x||_p (z and g spread back over x's shape) for p > 0, as torch's norm_backward
+    computes it: sgn(x) g for p = 1 (0 at nan), g (x / z) for p = 2, for p = inf the largest |x_i| (or the nans)
+    take g, shared among ties (the smallest for -inf), else sgn(x) |x|^(p-1) g / z^(p-1); 0 where z is 0."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if p == 1:
+            return _sign(x) * g
+        if p == 2:
+            return g * np.where(z == 0, 0, x / z).astype(x.dtype, copy=False)
+        if p == float("inf") or p == float("-inf"):
+            size = np.abs(x)
+            wins = (size == z) | np.isnan(size)
+            return _sign(x) * (g / wins.sum(axis=axis, keepdims=True).astype(g.dtype) * wins)
+        if p < 1:
+            scaled = _sign(x) * np.where(x == 0, 0, _pow_scalar(np.abs(x), p - 1)).astype(x.dtype, copy=False)
+            return scaled * g * _pow_scalar(z, 1 - p)
+        scaled = _sign(x) * _pow_scalar(np.abs(x), p - 1) if p < 2 else x * _pow_scalar(np.abs(x), p - 2)
+        return scaled * np.where(z == 0, 0, g / _pow_scalar(z, p - 1)).astype(x.dtype, copy=False)
 
 
 class ProdBackward0(Function):
-    """z = x_1 x_2 ... x_n;  dz/dx_i = the product of the others (computed without dividing, so zeros are fine)."""
+    """z = x_1 x_2 ... x_n;  dz/dx_i = the product of the others: z / x_i as torch computes it when no x_i is 0
+    (so an inf or nan reaches every entry), the running products from both sides when one is, 0 when several are."""
     saved_names = ("self", "result")
     saves_result = True
 
@@ -267,8 +277,19 @@ class ProdBackward0(Function):
     @staticmethod
     def backward(ctx, g):
         _needs_array_only(ctx, g, "a product")
-        x = ctx._unpack("self", False)
-        return g * _others_product(np.reshape(x, -1), 0).reshape(np.shape(x))
+        x, r = ctx._unpack("self", False), ctx._unpack("result", False)
+        if not np.ndim(x):
+            return g
+        zeros = np.count_nonzero(x == 0)
+        if zeros > 1:
+            return np.zeros(np.shape(x), g.dtype)
+        return g * (_others_product(np.reshape(x, -1), 0).reshape(np.shape(x)) if zeros else _divided(r, x))
+
+
+def _divided(r, x):
+    """z / x_i, silently (inf / inf is nan, as in torch)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return r / x
 
 
 def _others_product(x: np.ndarray, axis: int) -> np.ndarray:
@@ -281,7 +302,8 @@ def _others_product(x: np.ndarray, axis: int) -> np.ndarray:
 
 
 class ProdBackward1(Function):
-    """z = the product along ``dim``;  each x_i gets the product of the others in its slice."""
+    """z = the product along ``dim``;  each x_i gets the product of the others in its slice (z / x_i when no
+    entry of x is 0, as torch)."""
     saved_names = ("self", "result")
     saves_result = True
 
@@ -297,8 +319,8 @@ class ProdBackward1(Function):
         x = ctx._unpack("self", False)
         if np.ndim(x) == 0:
             return g
-        (g,) = _reduced(ctx, g)
-        return g * _others_product(x, ctx.dim)
+        g, r = _reduced(ctx, g, ctx._unpack("result", False))
+        return g * (_others_product(x, ctx.dim) if (x == 0).any() else _divided(r, x))
 
 
 class CumsumBackward0(Function):
@@ -330,12 +352,8 @@ class VarBackward0(Function):
     @staticmethod
     def backward(ctx, g):
         _needs_array_only(ctx, g, "var")
-        x = ctx._unpack("self", False)
-        dims = _reduced_dims(ctx)
-        n = _count(x, dims)
         (g,) = _reduced(ctx, g)
-        centred = x - x.mean(axis=dims, keepdims=True)
-        return g * centred * (2 / np.float64(n - ctx._correction))  # nan where n <= correction, as torch
+        return _var_backward(ctx, g)
 
 
 class StdBackward0(VarBackward0):
@@ -350,13 +368,23 @@ class StdBackward0(VarBackward0):
     @staticmethod
     def backward(ctx, g):
         _needs_array_only(ctx, g, "std")
-        x = ctx._unpack("self", False)
-        dims = _reduced_dims(ctx)
-        n = _count(x, dims)
         z, g = _reduced(ctx, ctx._unpack("result", False), g)
-        centred = x - x.mean(axis=dims, keepdims=True)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return g * centred / ((n - ctx._correction) * z)
+        with np.errstate(divide="ignore", invalid="ignore"):  # torch's std_backward: 0 where the std is 0
+            return _var_backward(ctx, np.where(z == 0, 0, g / (z * 2)).astype(g.dtype, copy=False))
+
+
+def _var_backward(ctx, g: np.ndarray) -> np.ndarray:
+    """torch's var_backward: 2 / (n - correction) g (x - mean); over all elements with n <= correction, g times
+    nan where x is the mean and inf elsewhere."""
+    x = ctx._unpack("self", False)
+    dims = _reduced_dims(ctx)
+    n = _count(x, dims)
+    mean = torch_sum(x, dims, True) / x.dtype.type(n) if n else x.mean(axis=dims, keepdims=True)
+    dof = n - ctx._correction
+    if dims is None and dof <= 0:
+        return g * np.where(x == mean, np.nan, np.inf).astype(x.dtype)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return x.dtype.type(2 / dof if dof else np.inf) * g * (x - mean)
 
 
 def _variance(ctx, x, dim, correction, keepdim: bool, name: str) -> np.ndarray:
