@@ -243,8 +243,8 @@ class MaximumBackward0(Function):
 def _tie_split(g, self_loses, other_loses, ties) -> tuple:
     """maximum/minimum as torch's formula: each input gets ``g`` (half of it at a tie) unless it loses, so where
     one is nan (neither wins) both get ``g``: ``where(a == b, g / 2, g).masked_fill_(a loses, 0)``."""
-    shared = np.where(ties, g / 2, g)
-    return np.where(self_loses, 0, shared).astype(g.dtype), np.where(other_loses, 0, shared).astype(g.dtype)
+    shared = _where(ties, g / 2) + _where(~ties, g)
+    return _where(~self_loses, shared), _where(~other_loses, shared)
 
 
 class MinimumBackward0(Function):

@@ -470,7 +470,8 @@ class LogsumexpBackward0(Function):
 
 class CumprodBackward0(Function):
     """z_j = x_1 * ... * x_j along ``dim``;  dx_k = sum over j >= k of g_j * (the product of x_1..x_j without x_k),
-    computed without dividing by x_k so that zeros in x are handled exactly."""
+    as torch's cumprod_backward computes it: (the reversed cumulative sum of g z) / x_k when no x is 0; with
+    zeros, that before the first zero, the products after it for the first zero, and 0 beyond."""
     saves_result = True
     saved_names = ("self",)
 
@@ -487,17 +488,31 @@ class CumprodBackward0(Function):
     @staticmethod
     def backward(ctx, g):
         _needs_array_only(ctx, g, "cumprod")
-        x = ctx._unpack("self", False)
-        ctx._unpack("result", False)  # read, as torch's backward reads it
-        if not np.ndim(x):
+        x, z = ctx._unpack("self", False), ctx._unpack("result", False)
+        if np.size(x) <= 1 or x.shape[ctx.dim] == 1:
             return g
-        x, g = np.moveaxis(np.asarray(x, g.dtype), ctx.dim, -1), np.moveaxis(g, ctx.dim, -1)
-        out = np.empty_like(g)
-        for k in range(x.shape[-1]):
-            without_k = x.copy()
-            without_k[..., k] = 1
-            out[..., k] = (g[..., k:] * without_k.cumprod(-1)[..., k:]).sum(-1)
-        return np.moveaxis(out, -1, ctx.dim)
+        axis = ctx.dim
+        x = np.asarray(x, g.dtype)
+        w = z * g
+
+        def after(a):  # the reversed cumulative sum along dim: a_k + a_{k+1} + ... from the end
+            return np.flip(np.cumsum(np.flip(a, axis), axis), axis)
+        zero = x == 0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if not zero.any():
+                return after(w) / x
+            count = np.cumsum(zero, axis)
+            before = count == 0
+            out = np.where(before, after(np.where(before, w, 0)) / x, 0).astype(g.dtype)
+            segment = count == 1  # from the first zero to the second
+            first = np.expand_dims(np.argmax(segment, axis=axis), axis)
+            first_mask = np.zeros_like(segment)
+            np.put_along_axis(first_mask, first, True, axis)
+            first_mask &= segment
+            between = segment & ~first_mask
+            products = (np.cumprod(np.where(between, x, 1), axis) * np.where(segment, g, 0)).sum(axis, keepdims=True)
+            previous = np.where(first == 0, 1, np.take_along_axis(z, np.maximum(first - 1, 0), axis))
+            return np.where(first_mask, products * previous, out).astype(g.dtype)
 
 
 def lower_median(d: np.ndarray):
@@ -554,7 +569,8 @@ class MedianBackward1(MaxBackward0):
 
 def running_extreme(d: np.ndarray, axis: int, ufunc) -> tuple:
     """cummax (``np.maximum``) or cummin (``np.minimum``) along ``axis``: the running values, and where each was
-    found, the latest place on ties (torch's rule: an entry equal to the running maximum takes over).
+    found, the latest place on ties (torch's rule: an entry equal to the running maximum takes over, and so
+    does a nan, which then stays the running value).
 
     >>> values, indices = running_extreme(np.array([3., 1., 3., 5.]), 0, np.maximum)
     >>> values.tolist(), indices.tolist()
@@ -562,7 +578,7 @@ def running_extreme(d: np.ndarray, axis: int, ufunc) -> tuple:
     """
     values = ufunc.accumulate(d, axis=axis)
     place = np.arange(d.shape[axis]).reshape((-1,) + (1,) * (d.ndim - axis - 1))
-    takes_over = np.where(d == values, place, 0)  # d[i] is a new record, or ties it
+    takes_over = np.where((d == values) | (d != d), place, 0)  # d[i] is a new record, ties it, or is nan
     return values, np.maximum.accumulate(takes_over, axis=axis).astype(np.int64)
 
 
@@ -589,7 +605,8 @@ class CumminBackward0(CummaxBackward0):
 
 class LogcumsumexpBackward0(Function):
     """z_j = log(exp(x_1) + ... + exp(x_j)) along dim (``np.logaddexp.accumulate``, without overflow);
-    dx_k = sum over j >= k of g_j exp(x_k - z_j), a softmax weight of x_k within each prefix.
+    dx_k = sum over j >= k of g_j exp(x_k - z_j), a softmax weight of x_k within each prefix, computed as torch
+    does: exp(x_k + log(sum over j >= k of exp(log g_j - z_j))), for the positive and the negative g apart.
 
     >>> import autograd_tutor as torch
     >>> torch.tensor([0., 0., 0.]).logcumsumexp(0)     # log 1, log 2, log 3
@@ -601,22 +618,24 @@ class LogcumsumexpBackward0(Function):
     @staticmethod
     def forward(ctx, x, dim):
         ctx.save(dim=dim, self=x)
-        d = _float(x)
-        return np.logaddexp.accumulate(d, axis=dim) if d.ndim else d.copy()
+        d = _float(x)  # accumulated in float64, as torch's kernel does for float32
+        return np.logaddexp.accumulate(d.astype(np.float64), axis=dim).astype(d.dtype) if d.ndim else d.copy()
 
     @staticmethod
     def backward(ctx, g):
         _needs_array_only(ctx, g, "logcumsumexp")
         x, z = ctx._unpack("self", False), ctx._unpack("result", False)
-        if not np.ndim(x):
+        if not np.ndim(x) or not np.size(x):
             return g
-        x, z, g = (np.moveaxis(np.asarray(a), ctx.dim, -1) for a in (x, z, g))
-        n = x.shape[-1]
-        later = np.arange(n)[:, None] <= np.arange(n)  # [k, j]: j >= k
-        with np.errstate(invalid="ignore"):  # -inf - -inf in a prefix of -inf entries: they get no gradient
-            weight = np.exp(x[..., :, None] - z[..., None, :])
-        weight = np.where(later & ~np.isnan(weight), weight, 0)
-        return np.moveaxis((weight * g[..., None, :]).sum(-1), -1, ctx.dim).astype(g.dtype)
+        axis, lowest = ctx.dim, np.finfo(g.dtype).min
+
+        def from_the_end(a):  # logcumsumexp along dim, from the last entry back
+            return np.flip(np.logaddexp.accumulate(np.flip(a, axis).astype(np.float64), axis=axis), axis)
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # torch's formula, g split by sign
+            log_g = np.log(np.abs(g))
+            parts = [np.exp(from_the_end(np.where(side, log_g, lowest) - z).astype(g.dtype) + x)
+                     for side in (g > 0, g < 0)]
+        return (parts[0] - parts[1]).astype(g.dtype)
 
 
 class KthvalueBackward0(MaxBackward0):
