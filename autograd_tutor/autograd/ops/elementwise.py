@@ -26,7 +26,8 @@ from ..function import Function
 from . import indexing
 from .backward_formulas import (_scaled, _tanh_grad, AddBackward1, MulBackward1, SgnBackward0,
                                 SigmoidBackwardBackward0, TanhBackwardBackward0, ThresholdBackwardBackward0)
-from .numerics import _float, _is_tensor, _needs_array_only, _promote, _rank, _rounded, _saved, _sign, _zeros
+from .numerics import (_float, _is_tensor, _needs_array_only, _one_at_a_time, _promote, _rank, _rounded, _saved,
+                       _sign, _zeros)
 from .selection import _where
 
 __all__ = ["ExpBackward0", "LogBackward0", "TanhBackward0", "SigmoidBackward0", "ReluBackward0", "SqrtBackward0",
@@ -225,6 +226,21 @@ def _clipped(d: np.ndarray, out: np.ndarray) -> np.ndarray:
     return np.where(out == d, d, out) if d.dtype.kind == "f" and out.dtype == d.dtype else out
 
 
+def _first_at_ties(out, d):
+    """``out`` (the elementwise maximum, minimum or clamp of ``d``), with d's own 0. or -0. where the other
+    operand was the other zero, in the elements torch's kernel takes one at a time (``std::max(a, b)`` gives a
+    at a tie); its vector loop gives the other operand there, as NumPy does."""
+    if np.shape(out) != np.shape(d) or np.asarray(out).dtype != np.asarray(d).dtype:
+        return out
+    tail = _one_at_a_time(np.asarray(d))
+    if tail is None:
+        return out
+    out = np.array(out)
+    flat, first = out.reshape(-1), np.asarray(d).reshape(-1)[tail]
+    flat[tail] = np.where(flat[tail] == first, first, flat[tail])
+    return out if out.ndim else out[()]
+
+
 class MaximumBackward0(Function):
     """z = maximum(a, b);  the larger input gets g, a tie splits it in halves."""
     saved_names = ("self", "other")
@@ -232,7 +248,8 @@ class MaximumBackward0(Function):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save(other=b, self=a)
-        return np.maximum(*_promote(a, b))
+        da, db = _promote(a, b)
+        return _first_at_ties(np.maximum(da, db), da)
 
     @staticmethod
     def backward(ctx, g):
@@ -254,7 +271,8 @@ class MinimumBackward0(Function):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save(other=b, self=a)
-        return np.minimum(*_promote(a, b))
+        da, db = _promote(a, b)
+        return _first_at_ties(np.minimum(da, db), da)
 
     @staticmethod
     def backward(ctx, g):
@@ -535,7 +553,8 @@ class ClampBackward0(Function):
         lo, hi = (b if g else None for b, g in zip((lo, hi), given))
         ctx.save(max=hi, min=lo, self=x)
         arrays = [t._data for t in (x, lo, hi) if t is not None]
-        return np.clip(x._data, *(None if t is None else t._data for t in (lo, hi))).astype(np.result_type(*arrays))
+        out = np.clip(x._data, *(None if t is None else t._data for t in (lo, hi))).astype(np.result_type(*arrays))
+        return _first_at_ties(out, x._data)
 
     @staticmethod
     def backward(ctx, g):

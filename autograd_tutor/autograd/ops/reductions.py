@@ -330,14 +330,30 @@ class CumsumBackward0(Function):
     def forward(ctx, x, dim):
         ctx.save(dim=dim)
         d = x._data
-        return d.cumsum(axis=dim, dtype=np.int64 if d.dtype.kind in "biu" else None) if d.ndim else d.copy()
+        if d.dtype.kind in "biu":
+            return d.cumsum(axis=dim, dtype=np.int64) if d.ndim else d.copy()
+        return running(np.add, d, dim) if d.ndim else d.copy()
 
     @staticmethod
     def backward(ctx, g):
         _needs_array_only(ctx, g, "a cumulative sum")
         if not np.ndim(g):
             return g
-        return np.flip(np.flip(g, ctx.dim).cumsum(axis=ctx.dim), ctx.dim)
+        return np.flip(running(np.add, np.flip(g, ctx.dim), ctx.dim), ctx.dim)
+
+
+def running(ufunc, d: np.ndarray, axis: int) -> np.ndarray:
+    """The running sum (``np.add``) or product (``np.multiply``) along ``axis`` as torch's cumsum / cumprod
+    kernels compute it: from 0 (or 1), a float32 tensor's in float64, each step rounded back to float32 (so
+    later terms lose no bits to earlier roundings), and -0. as 0. + -0. = 0.
+
+    >>> running(np.add, np.array([-0., 1e8, 1., -1e8], np.float32), 0).tolist()   # NumPy's float32 sum ends in 0.
+    [0.0, 100000000.0, 100000000.0, 1.0]
+    """
+    out = ufunc.accumulate(d.astype(np.float64) if d.dtype == np.float32 else d, axis=axis)
+    if ufunc is np.add:
+        out = out + 0.  # from 0.: -0. becomes 0.
+    return out.astype(d.dtype, copy=False)
 
 
 class VarBackward0(Function):
@@ -483,7 +499,9 @@ class CumprodBackward0(Function):
             d = d.astype(dtype)
         elif d.dtype.kind in "biu":
             d = d.astype(np.int64)
-        return d.cumprod(axis=dim) if d.ndim else d.copy()
+        if not d.ndim:
+            return d.copy()
+        return running(np.multiply, d, dim) if d.dtype.kind == "f" else d.cumprod(axis=dim)
 
     @staticmethod
     def backward(ctx, g):
@@ -496,7 +514,7 @@ class CumprodBackward0(Function):
         w = z * g
 
         def after(a):  # the reversed cumulative sum along dim: a_k + a_{k+1} + ... from the end
-            return np.flip(np.cumsum(np.flip(a, axis), axis), axis)
+            return np.flip(running(np.add, np.flip(a, axis), axis), axis)
         zero = x == 0
         with np.errstate(divide="ignore", invalid="ignore"):
             if not zero.any():
@@ -510,7 +528,8 @@ class CumprodBackward0(Function):
             np.put_along_axis(first_mask, first, True, axis)
             first_mask &= segment
             between = segment & ~first_mask
-            products = (np.cumprod(np.where(between, x, 1), axis) * np.where(segment, g, 0)).sum(axis, keepdims=True)
+            products = (running(np.multiply, np.where(between, x, x.dtype.type(1)), axis) *
+                        np.where(segment, g, 0)).sum(axis, keepdims=True)
             previous = np.where(first == 0, 1, np.take_along_axis(z, np.maximum(first - 1, 0), axis))
             return np.where(first_mask, products * previous, out).astype(g.dtype)
 
@@ -618,8 +637,8 @@ class LogcumsumexpBackward0(Function):
     @staticmethod
     def forward(ctx, x, dim):
         ctx.save(dim=dim, self=x)
-        d = _float(x)  # accumulated in float64, as torch's kernel does for float32
-        return np.logaddexp.accumulate(d.astype(np.float64), axis=dim).astype(d.dtype) if d.ndim else d.copy()
+        d = _float(x)  # accumulated in float64 from -inf (so -0. gives 0.), as torch's kernel does for float32
+        return (np.logaddexp.accumulate(d.astype(np.float64), axis=dim) + 0.).astype(d.dtype) if d.ndim else d.copy()
 
     @staticmethod
     def backward(ctx, g):
