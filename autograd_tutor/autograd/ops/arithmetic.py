@@ -8,7 +8,7 @@ from ..dtypes import result_type
 from ..function import Function
 from ..tensor import _broadcast_shape, _wrap, Tensor
 from .backward_formulas import _scaled
-from .numerics import _float, _is_tensor, _laid_out, _needs_array_only, _promote, _rank, _rounded, _saved, _zeros
+from .numerics import _FLOAT32, _float, _is_tensor, _laid_out, _needs_array_only, _promote, _rank, _rounded, _saved, _zeros, EXACT_UP_TO
 from .selection import _where
 
 __all__ = ["AddBackward0", "SubBackward0", "RsubBackward0", "RsubBackward1", "MulBackward0", "DivBackward0",
@@ -185,6 +185,8 @@ def _pow_scalar(d: np.ndarray, e):
             return 1 / d
         if e == -2:
             return 1 / (d * d)
+        if d.dtype == _FLOAT32 and d.size <= EXACT_UP_TO:  # NumPy's float32 power is often a unit off
+            return (d.astype(np.float64) ** float(e)).astype(d.dtype)
     return d ** np.asarray(e, dtype=d.dtype if d.dtype.kind == "f" else None)
 
 
