@@ -8,7 +8,7 @@ from ..dtypes import result_type
 from ..function import Function
 from ..tensor import _broadcast_shape, _wrap, Tensor
 from .backward_formulas import _scaled
-from .numerics import _FLOAT32, _float, _is_tensor, _laid_out, _needs_array_only, _promote, _rank, _rounded, _saved, _zeros, EXACT_UP_TO
+from .numerics import _FLOAT32, _float, _is_tensor, _laid_out, _needs_array_only, _promote, _rank, _rounded, _saved, _zeros
 from .selection import _where
 
 __all__ = ["AddBackward0", "SubBackward0", "RsubBackward0", "RsubBackward1", "MulBackward0", "DivBackward0",
@@ -185,9 +185,18 @@ def _pow_scalar(d: np.ndarray, e):
             return 1 / d
         if e == -2:
             return 1 / (d * d)
-        if d.dtype == _FLOAT32 and d.size <= EXACT_UP_TO:  # NumPy's float32 power is often a unit off
-            return (d.astype(np.float64) ** float(e)).astype(d.dtype)
+        if d.dtype == _FLOAT32:
+            return _power(d, float(e))
     return d ** np.asarray(e, dtype=d.dtype if d.dtype.kind == "f" else None)
+
+
+def _power(a, b):
+    """``a ** b``, for float32 through float64 and rounded once: NumPy's float32 power is a unit in the last place
+    off for one element in 15 or more (x ** 1.5, x ** -1.5, x ** p for an integer tensor p), torch's is
+    (nearly always) correctly rounded, and the loss of a lesson prints those digits."""
+    if np.result_type(a, b) == _FLOAT32:
+        return (np.asarray(a, np.float64) ** np.asarray(b, np.float64)).astype(np.float32)
+    return a ** b
 
 
 class PowBackward0(Function):
@@ -234,7 +243,7 @@ class PowBackward1(Function):
         ctx.save(exponent=w, self=x)
         dx, dw = _promote(x, w)
         with np.errstate(divide="ignore", invalid="ignore"):
-            return dx ** dw
+            return _power(dx, dw)
 
     @staticmethod
     def backward(ctx, g):
@@ -244,7 +253,7 @@ class PowBackward1(Function):
         mask = ~((xd == 0) & (wd >= 0))
         with np.errstate(divide="ignore", invalid="ignore"):
             gw = g * _where(mask, r * (x.log() if t else _rounded(np.log, np.where(mask, x, 1))))
-            gx = g * (w * x ** (w - 1))
+            gx = g * (w * (x ** (w - 1) if t else _power(x, w - 1)))
             return (_where(wd != 0, gx) if t else np.where(wd != 0, gx, 0).astype(gx.dtype, copy=False)), gw
 
 
