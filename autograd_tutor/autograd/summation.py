@@ -130,23 +130,25 @@ def _few_rows(x: np.ndarray, whole: int) -> np.ndarray:
     turn, the unfinished block's sum plus that. The others: four accumulators take the rows in turn, each
     summing its (at most 16) rows in turn; then the leftover rows are added to the first, then the other three."""
     rows, n = x.shape
-    out = np.empty(n, x.dtype)
+    parts = []
     if whole:
         full = rows - rows % 16
-        done = x[:full, :whole]
-        out[:whole] = np.add.reduce(x[full:, :whole], axis=0)  # the unfinished block (all rows, below 16)
+        part = np.add.reduce(x[full:, :whole], axis=0)  # the unfinished block (all rows, below 16)
         if full:
-            blocks = np.add.reduce(done.reshape(full // 16, 16, whole), axis=1)
-            out[:whole] += np.add.reduce(blocks, axis=0)
+            blocks = np.add.reduce(x[:full, :whole].reshape(full // 16, 16, whole), axis=1)
+            part = part + np.add.reduce(blocks, axis=0)
+        parts.append(part)
     if whole < n:
         steps = rows // 4
-        rest = x[:, whole:]
+        rest = x[:, whole:] if whole else x
         if steps:
             acc = np.add.reduce(rest[:4 * steps].reshape(steps, 4, n - whole), axis=0)
         else:
             acc = np.zeros((4, n - whole), x.dtype)
-        out[whole:] = np.add.reduce(np.concatenate([acc[:1], rest[4 * steps:], acc[1:]]), axis=0)
-    return out + x.dtype.type(0)
+        if 4 * steps < rows:
+            acc = np.concatenate([acc[:1], rest[4 * steps:], acc[1:]])
+        parts.append(np.add.reduce(acc, axis=0))
+    return (parts[0] if len(parts) == 1 else np.concatenate(parts)) + x.dtype.type(0)
 
 
 def _ilp_sum(x: np.ndarray) -> np.ndarray:
