@@ -465,7 +465,7 @@ def unbroadcast(grad: np.ndarray, shape: tuple) -> np.ndarray:
     stretched = [extra + i for i, n in enumerate(shape) if n == 1 and grad.shape[extra + i] != 1]
     axes = tuple(range(extra)) + tuple(stretched)
     if axes:  # torch's sum_to: one sum over those axes (keepdim), in torch's order where it is known
-        grad = torch_sum(grad, axes, True)
+        grad = torch_sum(grad, None, False) if grad.size and math.prod(shape) == 1 else torch_sum(grad, axes, True)
     return grad.reshape(shape)
 
 
