@@ -50,8 +50,8 @@ XFAIL = {
                                  "the suspects)",
     "lpwe_nn_sequential": "float32 last digits: the step-0 loss and MSELoss's gradient are torch's now (powers, "
                           "sum and mse_loss_backward in torch's order); Linear's forward and weight gradient (a "
-                          "(2000, 3) matrix product: MKL in torch, OpenBLAS here) round otherwise, loss 1470.4930419921875 "
-                          "at step 99, torch 1470.4931640625 under all three kernel settings",
+                          "(2000, 3) matrix product: MKL in torch, OpenBLAS here) round otherwise, loss "
+                          "1470.4930419921875 at step 99, torch 1470.4931640625 under all three kernel settings",
     "lpwe_optim_rmsprop": "float32 last digits of the same matrix products as lpwe_nn_sequential, amplified by "
                           "RMSprop: loss 3332.22 at step 299, torch 3332.23",
 }
