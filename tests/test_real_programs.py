@@ -44,10 +44,6 @@ XFAIL = {
                                "False under avx2 / avx512, whose tanh_backward fuses a multiply-add), ours is True "
                                "for hpreact .. bnvar, and from bndiff2 on the maxdiffs follow our float32 tanh of "
                                "1,024 elements (NumPy's)",
-    "karpathy_micrograd_neuron": "float32 last digits: a 3-4-4-1 tanh MLP's loss after 5 SGD steps prints "
-                                 "0.41494670510292053, torch 0.4149467349052429 under all three of its kernel "
-                                 "settings (not found yet; the small matrix products, MKL against OpenBLAS, are "
-                                 "the suspects)",
     "lpwe_nn_sequential": "float32 last digits: the step-0 loss and MSELoss's gradient are torch's now (powers, "
                           "sum and mse_loss_backward in torch's order); Linear's forward and weight gradient (a "
                           "(2000, 3) matrix product: MKL in torch, OpenBLAS here) round otherwise, loss "
