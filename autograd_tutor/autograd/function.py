@@ -476,11 +476,8 @@ def unbroadcast(grad: np.ndarray, shape: tuple) -> np.ndarray:
     extra = grad.ndim - len(shape)
     stretched = [extra + i for i, n in enumerate(shape) if n == 1 and grad.shape[extra + i] != 1]
     axes = tuple(range(extra)) + tuple(stretched)
-    if axes:
-        # the gradient of a one-number parameter (its .item() gets printed) in torch's order; other
-        # gradients, by NumPy's faster sum, can differ from torch's in the last bit
-        grad = torch_sum(grad, None, False) if grad.size and math.prod(shape) == 1 else \
-            np.add.reduce(grad, axis=axes, keepdims=True)
+    if axes:  # torch's sum_to: one sum over those axes (keepdim), in torch's order where it is known
+        grad = torch_sum(grad, None, False) if grad.size and math.prod(shape) == 1 else torch_sum(grad, axes, True)
     return grad.reshape(shape)
 
 

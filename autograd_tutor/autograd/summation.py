@@ -45,11 +45,16 @@ def torch_sum(d: np.ndarray, dims, keepdim: bool) -> np.ndarray:
     if dims is None and not keepdim:  # everything: one row (the common case, first)
         return _row(d.reshape(-1), lanes)
     dims = tuple(range(d.ndim)) if dims is None else tuple(dims)
+    if d.ndim == 2 and len(dims) == 1 and 1 not in d.shape:  # a matrix along one dim (a bias's gradient), quickly
+        out = _columns(d, lanes) if dims[0] == 0 else _rows(d, lanes)
+        return out.reshape((1, -1) if dims[0] == 0 else (-1, 1)) if keepdim else out
     # as torch's iterator does: drop the dims of size 1, then see the rest as (before, reduced, after)
     sizes = [(s, i in dims) for i, s in enumerate(d.shape) if s != 1]
     flags = [r for _, r in sizes]
     if True not in flags:
         out = d.astype(d.dtype)  # only size-1 dims reduced: each sum has one term
+    elif False not in flags:  # every dim of more than one element: one row (a one-number parameter's gradient)
+        out = _row(d.reshape(-1), lanes)
     else:
         a, b = flags.index(True), len(flags) - flags[::-1].index(True)
         if False in flags[a:b]:  # reduced dims with kept ones between them: not handled here
@@ -109,12 +114,41 @@ def _columns(x: np.ndarray, lanes: int) -> np.ndarray:
     rows, n = x.shape
     block = 4 * lanes if n >= lanes else 4  # 4 vectors of columns, or 4 single columns when there are few
     whole = n - n % block
+    if rows < 68:  # the usual gradient of a bias over a batch: the same order in fewer NumPy calls
+        return _few_rows(x, whole)
     parts = []
     if whole:  # each column of a block summed down the rows in a cascade
         parts.append(_cascade(x[None, :, :whole])[0])
     if whole < n:  # the leftover columns: their rows taken by four accumulators in turn, as the items of a row
         parts.append(_ilp_sum(x[None, :, whole:])[0])
     return np.concatenate(parts)
+
+
+def _few_rows(x: np.ndarray, whole: int) -> np.ndarray:
+    """:func:`_columns` for fewer than 68 rows, with as few NumPy calls as possible (NumPy adds in turn along a
+    first axis). The first ``whole`` columns: each summed down the rows in blocks of 16, the blocks' sums in
+    turn, the unfinished block's sum plus that. The others: four accumulators take the rows in turn, each
+    summing its (at most 16) rows in turn; then the leftover rows are added to the first, then the other three."""
+    rows, n = x.shape
+    parts = []
+    if whole:
+        full = rows - rows % 16
+        part = np.add.reduce(x[full:, :whole], axis=0)  # the unfinished block (all rows, below 16)
+        if full:
+            blocks = np.add.reduce(x[:full, :whole].reshape(full // 16, 16, whole), axis=1)
+            part = part + np.add.reduce(blocks, axis=0)
+        parts.append(part)
+    if whole < n:
+        steps = rows // 4
+        rest = x[:, whole:] if whole else x
+        if steps:
+            acc = np.add.reduce(rest[:4 * steps].reshape(steps, 4, n - whole), axis=0)
+        else:
+            acc = np.zeros((4, n - whole), x.dtype)
+        if 4 * steps < rows:
+            acc = np.concatenate([acc[:1], rest[4 * steps:], acc[1:]])
+        parts.append(np.add.reduce(acc, axis=0))
+    return (parts[0] if len(parts) == 1 else np.concatenate(parts)) + x.dtype.type(0)
 
 
 def _ilp_sum(x: np.ndarray) -> np.ndarray:

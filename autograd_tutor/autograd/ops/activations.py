@@ -26,8 +26,9 @@ from .arithmetic import SubBackward0
 from .backward_formulas import (AddBackward1, LogSoftmaxBackwardDataBackward0, SigmoidBackwardBackward0,
                                 SoftmaxBackwardDataBackward0)
 from .elementwise import erf
-from .losses import _log_sigmoid, _reduce
-from .numerics import _float, _FLOAT32, _is_tensor, _needs_array_only, _promote, _rounded, _sum_keep, _zeros
+from .losses import _log_sigmoid, _reduce, by_kernel_path
+from .numerics import (_float, _FLOAT32, _is_tensor, _needs_array_only, _one_at_a_time, _promote, _rounded, _sum_keep,
+                       _zeros)
 
 __all__ = ["SoftmaxBackward0", "LogSoftmaxBackward0", "LeakyReluBackward0", "LeakyReluBackward1",
            "LeakyReluBackwardBackward0", "GeluBackward0", "GeluBackwardBackward0", "SiluBackward0", "SoftplusBackward0",
@@ -348,7 +349,20 @@ def _elu_grad(g, x, alpha, is_result: bool, scale=1):
     slope = g if scale == 1 else g * x.dtype.type(scale)
     if is_result:
         return np.where(x > 0, slope, g * (x + a))
-    return np.where(x > 0, slope, g * a * _rounded(np.exp, np.minimum(x, 0)))
+    out = np.where(x > 0, slope, g * a * _rounded(np.exp, np.minimum(x, 0)))
+    return _scalar_at_nan(out, x, slope)
+
+
+def _scalar_at_nan(out: np.ndarray, x: np.ndarray, value) -> np.ndarray:
+    """``out``, with ``value`` where x is nan among the elements torch's kernel computes one at a time: its
+    vector formula gives ``out`` there, its scalar one (``x <= 0 ? ... : value``) the other branch."""
+    tail = _one_at_a_time(x)
+    if tail is None or not np.isnan(x.reshape(-1)[tail]).any():
+        return out
+    out = np.array(out)
+    flat, where = out.reshape(-1), np.isnan(x.reshape(-1)[tail])
+    flat[tail][where] = np.broadcast_to(value, x.shape).reshape(-1)[tail][where]
+    return out
 
 
 class EluBackward0(Function):
@@ -427,13 +441,13 @@ class HardtanhBackward0(Function):
         if d.dtype == np.bool_:
             raise RuntimeError("Bool inputs not supported for hardtanh")
         t = d.dtype.type
-        return np.minimum(np.maximum(d, t(min_val)), t(max_val))
+        return np.minimum(t(max_val), np.maximum(t(min_val), d))  # -0. stays -0. (NumPy gives the second of equals)
 
     @staticmethod
     def backward(ctx, g):
         _needs_array_only(ctx, g, "hardtanh")
         x = ctx._unpack("self", False)
-        return np.where((x > ctx.min_val) & (x < ctx.max_val), g, 0).astype(g.dtype)
+        return _scalar_at_nan(np.where((x > ctx.min_val) & (x < ctx.max_val), g, 0).astype(g.dtype), x, g)
 
 
 class LogSigmoidBackward0(Function):
@@ -501,6 +515,12 @@ class HuberLossBackward0(Function):
     def backward(ctx, g):
         _needs_array_only(ctx, g, "huber_loss")
         x, y = ctx._unpack("self", False), ctx._unpack("target", False)
-        d = x - y
-        gx = np.clip(d, -ctx.delta, ctx.delta).astype(d.dtype) * (g / d.size if ctx.reduction == 1 else g)
-        return gx, -gx
+        t, delta = g.dtype.type, ctx.delta
+        norm = t(1 / np.size(x) if ctx.reduction == 1 else 1)
+
+        def grad(d):  # torch's huber_backward kernel, for (input - target) and (target - input)
+            vector = norm * np.where(np.abs(d) >= t(delta), np.where(d > 0, t(1), t(-1)) * t(delta), d) * g
+            return by_kernel_path(d, vector, lambda d, g: np.where(
+                d <= -delta, (-norm * g).astype(np.float64) * delta,
+                np.where(d >= delta, (norm * g).astype(np.float64) * delta, norm * d * g)), g)
+        return grad(x - y), grad(y - x)

@@ -8,7 +8,7 @@ from ..dtypes import result_type
 from ..function import Function
 from ..tensor import _broadcast_shape, _wrap, Tensor
 from .backward_formulas import _scaled
-from .numerics import _float, _is_tensor, _laid_out, _needs_array_only, _promote, _rank, _rounded, _saved
+from .numerics import _FLOAT32, _float, _is_tensor, _laid_out, _needs_array_only, _promote, _rank, _rounded, _saved, _zeros
 from .selection import _where
 from ..tracebacks import ENGINE_FRAME
 
@@ -181,12 +181,25 @@ def _pow_scalar(d: np.ndarray, e):
         if e == 3:
             return d * d * d
         if e == 0.5:
-            return np.sqrt(d)
+            return np.sqrt(d)  # so (-0.) ** 0.5 is -0. and (-inf) ** 0.5 is nan, as in torch
+        if e == -0.5:
+            return 1 / np.sqrt(d)
         if e == -1:
             return 1 / d
         if e == -2:
             return 1 / (d * d)
+        if d.dtype == _FLOAT32:
+            return _power(d, float(e))
     return d ** np.asarray(e, dtype=d.dtype if d.dtype.kind == "f" else None)
+
+
+def _power(a, b):
+    """``a ** b``, for float32 through float64 and rounded once: NumPy's float32 power is a unit in the last place
+    off for one element in 15 or more (x ** 1.5, x ** -1.5, x ** p for an integer tensor p), torch's is
+    (nearly always) correctly rounded, and the loss of a lesson prints those digits."""
+    if np.result_type(a, b) == _FLOAT32:
+        return (np.asarray(a, np.float64) ** np.asarray(b, np.float64)).astype(np.float32)
+    return a ** b
 
 
 class PowBackward0(Function):
@@ -208,7 +221,7 @@ class PowBackward0(Function):
         e = ctx.exponent
         x = ctx._unpack("self", _is_tensor(g))
         if e == 0:
-            return g * 0
+            return _zeros(g)  # zeros, also where g is inf or nan
         if _is_tensor(g):
             return g * _scaled(x ** (e - 1), e)
         return g * _scaled(x if e == 2 else _quiet_pow(x, e - 1), e)  # x**1 is x
@@ -233,7 +246,7 @@ class PowBackward1(Function):
         ctx.save(exponent=w, self=x)
         dx, dw = _promote(x, w)
         with np.errstate(divide="ignore", invalid="ignore"):
-            return dx ** dw
+            return _power(dx, dw)
 
     @staticmethod
     def backward(ctx, g):
@@ -243,7 +256,7 @@ class PowBackward1(Function):
         mask = ~((xd == 0) & (wd >= 0))
         with np.errstate(divide="ignore", invalid="ignore"):
             gw = g * _where(mask, r * (x.log() if t else _rounded(np.log, np.where(mask, x, 1))))
-            gx = g * (w * x ** (w - 1))
+            gx = g * (w * (x ** (w - 1) if t else _power(x, w - 1)))
             return (_where(wd != 0, gx) if t else np.where(wd != 0, gx, 0).astype(gx.dtype, copy=False)), gw
 
 
@@ -290,7 +303,8 @@ class RemainderBackward0(Function):
 
 
 class RemainderBackward1(Function):
-    """``x % y`` for a tensor y: z = x - floor(x / y) y;  dz/dx = 1,  dz/dy = -floor(x / y)."""
+    """``x % y`` for a tensor y: z = x - floor(x / y) y;  dz/dx = 1,  dz/dy = -(x // y), the quotient
+    rounded as torch's ``div(rounding_mode="floor")`` (nan for an infinite x, -1 for 1 // -inf)."""
     saved_names = ("self", "other")
 
     @classmethod
@@ -299,13 +313,14 @@ class RemainderBackward1(Function):
         return cls.op(*_promote(x, y))
 
     op = staticmethod(_remainder)
-    rounding = staticmethod(np.floor)
+    quotient = staticmethod(np.floor_divide)  # torch's div_floor: fmod, then the same corrections
 
     @staticmethod
     def backward(ctx, g):
         t = _is_tensor(g)
         x, y = ctx._unpack("self", t), ctx._unpack("other", t)
-        quotient = type(ctx).rounding((x._data if t else x) / (y._data if t else y))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            quotient = type(ctx).quotient(x._data if t else x, y._data if t else y)
         return g, (-g * quotient if not t else -g * _wrap(quotient.astype(g._data.dtype)))
 
 
@@ -320,7 +335,7 @@ class FmodBackward0(RemainderBackward0):
 class FmodBackward1(RemainderBackward1):
     """``x.fmod(y)`` for a tensor y: z = x - trunc(x / y) y;  dz/dx = 1,  dz/dy = -trunc(x / y)."""
     op = staticmethod(np.fmod)
-    rounding = staticmethod(np.trunc)
+    quotient = staticmethod(lambda x, y: np.trunc(x / y))
 
 
 class NotImplementedNode(Function):

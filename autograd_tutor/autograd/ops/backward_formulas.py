@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..function import Function
-from .numerics import _FLOAT32, _is_tensor, _rounded, _sum_keep, _zeros, EXACT_UP_TO
+from .numerics import _FLOAT32, _is_tensor, _rounded, _sign, _sum_keep, _zeros, EXACT_UP_TO
 from .selection import _where
 
 __all__ = ["MulBackward1", "AddBackward1", "TanhBackwardBackward0", "SigmoidBackwardBackward0",
@@ -88,19 +88,20 @@ class SigmoidBackwardBackward0(Function):
 
 
 class ThresholdBackwardBackward0(Function):
-    """z = g where y > 0 else 0, the backward of relu;  dz/dg = [y > 0],  dz/dy = 0."""
+    """z = 0 where y <= 0 else g, the backward of relu (a nan y lets g through, as torch's threshold_backward);
+    dz/dg = [not y <= 0],  dz/dy = 0."""
 
     @staticmethod
     def forward(ctx, g, y):
         ctx.save(self=y, threshold=0)
-        return np.where(y._data > 0, g._data, 0).astype(g._data.dtype, copy=False)
+        return np.where(y._data <= 0, 0, g._data).astype(g._data.dtype, copy=False)
 
     @staticmethod
     def backward(ctx, gg):
         y = ctx._unpack("self", _is_tensor(gg))
         if _is_tensor(gg):
             return ThresholdBackwardBackward0.apply(gg, y), _zeros(gg)
-        return _where(y > 0, gg), _zeros(gg)
+        return _where(~(y <= 0), gg), _zeros(gg)
 
 
 class SoftmaxBackwardDataBackward0(Function):
@@ -138,11 +139,11 @@ class LogSoftmaxBackwardDataBackward0(Function):
 
 
 class SgnBackward0(Function):
-    """z = sgn(x), the factor in the backward of abs;  dz/dx = 0."""
+    """z = sgn(x), the factor in the backward of abs (0 at nan, so |x|'s gradient there is 0);  dz/dx = 0."""
 
     @staticmethod
     def forward(ctx, x):
-        return np.sign(x._data)
+        return _sign(x._data)
 
     @staticmethod
     def backward(ctx, g):

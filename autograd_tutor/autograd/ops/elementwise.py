@@ -26,7 +26,8 @@ from ..function import Function
 from . import indexing
 from .backward_formulas import (_scaled, _tanh_grad, AddBackward1, MulBackward1, SgnBackward0,
                                 SigmoidBackwardBackward0, TanhBackwardBackward0, ThresholdBackwardBackward0)
-from .numerics import _float, _is_tensor, _needs_array_only, _promote, _rank, _rounded, _saved, _zeros
+from .numerics import (_float, _is_tensor, _needs_array_only, _one_at_a_time, _promote, _rank, _rounded, _saved,
+                       _sign, _zeros)
 from .selection import _where
 from ..tracebacks import ENGINE_FRAME
 
@@ -99,7 +100,7 @@ class SigmoidBackward0(Function):
 
 
 class ReluBackward0(Function):
-    """z = max(x, 0);  dz/dx = 1 where z > 0, else 0."""
+    """z = max(x, 0);  dz/dx = 0 where z <= 0, else 1 (also at nan: torch's threshold_backward lets g through)."""
     saves_result = True
 
     @staticmethod
@@ -112,7 +113,7 @@ class ReluBackward0(Function):
     @staticmethod
     def backward(ctx, g):
         r = ctx._unpack("result", _is_tensor(g))
-        return ThresholdBackwardBackward0.apply(g, r) if _is_tensor(g) else _where(r > 0, g)
+        return ThresholdBackwardBackward0.apply(g, r) if _is_tensor(g) else _where(~(r <= 0), g)
 
 
 class SqrtBackward0(Function):
@@ -131,7 +132,7 @@ class SqrtBackward0(Function):
 
 
 class AbsBackward0(Function):
-    """z = |x|;  dz/dx = sign(x) (0 at 0)."""
+    """z = |x|;  dz/dx = sgn(x) (0 at 0, and at nan as in torch)."""
     saved_names = ("self",)
 
     @staticmethod
@@ -144,7 +145,7 @@ class AbsBackward0(Function):
     @staticmethod
     def backward(ctx, g):
         x = ctx._unpack("self", _is_tensor(g))
-        return g * (SgnBackward0.apply(x) if _is_tensor(g) else np.sign(x))
+        return g * (SgnBackward0.apply(x) if _is_tensor(g) else _sign(x))
 
 
 class SinBackward0(Function):
@@ -178,12 +179,12 @@ class CosBackward0(Function):
 
 
 class SignBackward0(Function):
-    """z = sign(x);  dz/dx = 0 (torch takes 0 at x = 0 too)."""
+    """z = sign(x) (0 at nan, as torch's);  dz/dx = 0 (torch takes 0 at x = 0 too)."""
 
     @staticmethod
     def forward(ctx, x):
         d = x._data
-        return d.copy() if d.dtype == np.bool_ else np.sign(d)  # a bool is its own sign
+        return d.copy() if d.dtype == np.bool_ else _sign(d)  # a bool is its own sign
 
     @staticmethod
     def backward(ctx, g):
@@ -207,7 +208,7 @@ class ClampBackward1(Function):
                 kernel = "clamp" if len(bounds) == 2 else "clamp_min" if min is not None else "clamp_max"
                 raise NotImplementedError(f'"{kernel}_scalar_cpu" not implemented for \'Bool\'')
             d = d.astype(dt)
-        return np.clip(d, min, max).astype(d.dtype, copy=False)
+        return _clipped(d, np.clip(d, min, max).astype(d.dtype, copy=False))
 
     @staticmethod
     def backward(ctx, g):
@@ -220,6 +221,27 @@ class ClampBackward1(Function):
         return _where(inside, g)
 
 
+def _clipped(d: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """``out``, ``d`` clipped, with d's own value where clipping did not change it: torch keeps -0. when the
+    bound is 0. (``x.clamp(min=0)`` of -0. is -0.), NumPy's clip gives the bound."""
+    return np.where(out == d, d, out) if d.dtype.kind == "f" and out.dtype == d.dtype else out
+
+
+def _first_at_ties(out, d):
+    """``out`` (the elementwise maximum, minimum or clamp of ``d``), with d's own 0. or -0. where the other
+    operand was the other zero, in the elements torch's kernel takes one at a time (``std::max(a, b)`` gives a
+    at a tie); its vector loop gives the other operand there, as NumPy does."""
+    if np.shape(out) != np.shape(d) or np.asarray(out).dtype != np.asarray(d).dtype:
+        return out
+    tail = _one_at_a_time(np.asarray(d))
+    if tail is None:
+        return out
+    out = np.array(out)
+    flat, first = out.reshape(-1), np.asarray(d).reshape(-1)[tail]
+    flat[tail] = np.where(flat[tail] == first, first, flat[tail])
+    return out if out.ndim else out[()]
+
+
 class MaximumBackward0(Function):
     """z = maximum(a, b);  the larger input gets g, a tie splits it in halves."""
     saved_names = ("self", "other")
@@ -227,18 +249,20 @@ class MaximumBackward0(Function):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save(other=b, self=a)
-        return np.maximum(*_promote(a, b))
+        da, db = _promote(a, b)
+        return _first_at_ties(np.maximum(da, db), da)
 
     @staticmethod
     def backward(ctx, g):
         b, a = ctx._unpack("other", False), ctx._unpack("self", False)
-        return _tie_split(g, a > b, a == b)
+        return _tie_split(g, a < b, a > b, a == b)
 
 
-def _tie_split(g, wins, ties) -> tuple:
-    """maximum/minimum: the winning input gets ``g``, the other nothing, and a tie gives each half."""
-    half = _where(ties, g / 2)
-    return _where(wins, g) + half, _where(~(wins | ties), g) + half
+def _tie_split(g, self_loses, other_loses, ties) -> tuple:
+    """maximum/minimum as torch's formula: each input gets ``g`` (half of it at a tie) unless it loses, so where
+    one is nan (neither wins) both get ``g``: ``where(a == b, g / 2, g).masked_fill_(a loses, 0)``."""
+    shared = _where(ties, g / 2) + _where(~ties, g)
+    return _where(~self_loses, shared), _where(~other_loses, shared)
 
 
 class MinimumBackward0(Function):
@@ -248,12 +272,13 @@ class MinimumBackward0(Function):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save(other=b, self=a)
-        return np.minimum(*_promote(a, b))
+        da, db = _promote(a, b)
+        return _first_at_ties(np.minimum(da, db), da)
 
     @staticmethod
     def backward(ctx, g):
         b, a = ctx._unpack("other", False), ctx._unpack("self", False)
-        return _tie_split(g, a < b, a == b)
+        return _tie_split(g, a > b, a < b, a == b)
 
 
 class _StepFunction(Function):
@@ -529,7 +554,8 @@ class ClampBackward0(Function):
         lo, hi = (b if g else None for b, g in zip((lo, hi), given))
         ctx.save(max=hi, min=lo, self=x)
         arrays = [t._data for t in (x, lo, hi) if t is not None]
-        return np.clip(x._data, *(None if t is None else t._data for t in (lo, hi))).astype(np.result_type(*arrays))
+        out = np.clip(x._data, *(None if t is None else t._data for t in (lo, hi))).astype(np.result_type(*arrays))
+        return _first_at_ties(out, x._data)
 
     @staticmethod
     def backward(ctx, g):
@@ -539,12 +565,14 @@ class ClampBackward0(Function):
         x = ctx._unpack("self", False)
         lo = ctx._unpack("min", False) if "min" in saved else None
         hi = ctx._unpack("max", False) if "max" in saved else None
-        below = np.zeros(np.shape(x), bool) if lo is None else x < lo
-        above = np.zeros(np.shape(x), bool) if hi is None else x > hi
-        below = below & ~above
-        inside = ~(below | above)
-        return (np.where(inside, g, 0), None if lo is None else np.where(below, g, 0),
-                None if hi is None else np.where(above, g, 0))
+        # torch's clamp_backward and clamp_backward_min_max: a nan x or bound sends nothing to x
+        inside = (x >= lo if lo is not None else True) & (x <= hi if hi is not None else True)
+        below = x < lo if lo is not None else None
+        above = x > hi if hi is not None else None
+        if lo is not None and hi is not None:  # where lo > hi, hi wins
+            below, above = below & (lo < hi), above | (hi < lo)
+        zero = g.dtype.type(0)
+        return tuple(None if m is None else np.where(m, g, zero) for m in (inside, below, above))
 
 
 class ClampMinBackward0(ClampBackward1):

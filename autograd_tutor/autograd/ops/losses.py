@@ -15,7 +15,7 @@ from ..dtypes import kind_name
 from ..function import Function
 from ..summation import torch_sum
 from ..tensor import Tensor
-from .numerics import _float, _is_tensor, _needs_array_only, _promote, _rounded, _saved
+from .numerics import _float, _is_tensor, _needs_array_only, _one_at_a_time, _promote, _rounded, _saved
 from ..tracebacks import ENGINE_FRAME
 
 __all__ = ["MseLossBackward0", "NllLossBackward0", "NllLoss2DBackward0", "DivBackward1", "MulBackward1",
@@ -27,7 +27,7 @@ REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}  # torch's Reduction enum, as save
 
 
 class MseLossBackward0(Function):
-    """L = reduce((x - y)**2);  dL/dx = 2 (x - y) g (divided by n for 'mean'),  dL/dy = -dL/dx."""
+    """L = reduce((x - y)**2);  dL/dx = 2 (x - y) g (2 / n for 'mean'),  dL/dy = 2 (y - x) g (so +0. where x == y)."""
     saved_names = ("self", "target")
 
     @staticmethod
@@ -47,8 +47,24 @@ class MseLossBackward0(Function):
         t = _is_tensor(g)
         x, y = ctx._unpack("self", t), ctx._unpack("target", t)
         scale = 2 / int(np.prod(x.shape)) if ctx.reduction == 1 else 2
-        gx = g * scale * (x - y)
-        return gx, -gx
+        if t:
+            gx = g * scale * (x - y)
+            return gx, -gx
+        scale = g.dtype.type(scale)  # torch's kernel: norm * (input - target) * grad, in the input's dtype
+        return scale * (x - y) * g, scale * (y - x) * g
+
+
+def by_kernel_path(d: np.ndarray, vector: np.ndarray, scalar, g) -> np.ndarray:
+    """A pointwise backward over ``d`` as torch's CPU kernel computes it: ``vector`` (its vector formula), with
+    ``scalar(d, g)`` (its scalar formula, which may round otherwise) in the last elements, which it takes one
+    at a time (see ``numerics._one_at_a_time``)."""
+    tail = _one_at_a_time(d)
+    if tail is None or not np.ndim(vector):
+        return vector
+    out = np.array(vector)
+    g = np.broadcast_to(g, d.shape).reshape(-1)[tail]
+    out.reshape(-1)[tail] = scalar(d.reshape(-1)[tail], g)
+    return out
 
 
 def _class_weights(target: np.ndarray, weight, ignore_index: int, dtype) -> tuple:
@@ -306,8 +322,11 @@ class SmoothL1LossBackward0(Function):
     def backward(ctx, g):
         _needs_array_only(ctx, g, "smooth_l1_loss")
         x, y = ctx._unpack("self", False), ctx._unpack("target", False)
-        beta = ctx.beta
-        diff = x - y
-        slope = np.where(diff <= -beta, -1, np.where(diff >= beta, 1, diff / beta)).astype(diff.dtype, copy=False)
-        gx = slope * g / np.size(diff) if ctx.reduction == 1 else slope * g
-        return gx, -gx
+        t, beta = g.dtype.type, ctx.beta
+        norm = t(1 / np.size(x) if ctx.reduction == 1 else 1)
+
+        def grad(d):  # torch's smooth_l1_backward kernel, for (input - target) and (target - input)
+            vector = norm * np.where(np.abs(d) >= t(beta), np.where(d > 0, t(1), t(-1)), d / t(beta)) * g
+            return by_kernel_path(d, vector, lambda d, g: np.where(
+                d <= -beta, -norm * g, np.where(d >= beta, norm * g, (norm * d * g).astype(np.float64) / beta)), g)
+        return grad(x - y), grad(y - x)

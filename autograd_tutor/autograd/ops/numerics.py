@@ -154,6 +154,32 @@ def _saved(ctx) -> dict:
     return ctx._saved
 
 
+def _one_at_a_time(x: np.ndarray):
+    """The flat positions of a contiguous ``x`` that torch's elementwise CPU kernels compute one at a time, or None.
+
+    Those kernels take the elements in pairs of vectors (AVX2: 2 x 8 float32 or 2 x 4 float64), and the last
+    ``n % 16`` (``n % 8``) with a scalar formula. Where the two formulas disagree (hardtanh's and elu's
+    gradients at nan), torch's answer depends on the position, and we follow it.
+
+    >>> _one_at_a_time(np.zeros(20, np.float32)), _one_at_a_time(np.zeros(3))
+    (slice(16, 20, None), slice(0, 3, None))
+    """
+    if x.dtype.kind != "f" or not x.flags.c_contiguous:
+        return None
+    n = x.size
+    return slice(n - n % (64 // x.dtype.itemsize), n)
+
+
+def _sign(d: np.ndarray) -> np.ndarray:
+    """torch's sign: 1 above 0, -1 below, 0 at 0 and at nan (NumPy's ``np.sign`` gives nan there), as
+    ``(0 < x) - (x < 0)``.
+
+    >>> _sign(np.array([2., -0., float("nan"), -3.]))
+    array([ 1.,  0.,  0., -1.])
+    """
+    return np.where(d == d, np.sign(d), d.dtype.type(0)) if d.dtype.kind == "f" else np.sign(d)
+
+
 def _zeros(g) -> np.ndarray:
     """A zero gradient shaped like ``g`` (a constant, also under create_graph)."""
     return np.zeros_like(g._data if _is_tensor(g) else g)

@@ -28,14 +28,30 @@ def _pool_windows(x: np.ndarray, kernel, stride, padding, dilation, out, value) 
 
 
 def max_pool_indices(d: np.ndarray, kernel, stride, padding, dilation, out) -> np.ndarray:
-    """Where each window of the last two axes of d has its maximum (the first of equal ones; padding counts as
-    -inf), as row * width + column in the input plane: the indices torch returns and saves as ``result1``."""
+    """Where each window of the last two axes of d has its maximum (the first of equal ones, the last nan if
+    any; padding counts as -inf), as row * width + column in the input plane: the indices torch returns and saves
+    as ``result1``."""
     low = -np.inf if d.dtype.kind == "f" else np.iinfo(d.dtype).min
     view = _pool_windows(d, kernel, stride, padding, dilation, out, low)
-    arg = view.reshape(view.shape[:-2] + (-1,)).argmax(-1)
+    arg = _max_position(view.reshape(view.shape[:-2] + (-1,)))
     rows = (np.arange(out[0]) * stride[0] - padding[0])[:, None] + arg // kernel[1] * dilation[0]
     cols = np.arange(out[1]) * stride[1] - padding[1] + arg % kernel[1] * dilation[1]
     return rows * d.shape[-1] + cols
+
+
+def _max_position(a: np.ndarray) -> np.ndarray:
+    """Where each row (last axis) of ``a`` has its maximum as torch's pooling kernels find it, taking the entry
+    when ``val > maxval || isnan(val)``: the first of equal maxima, but the last nan.
+
+    >>> _max_position(np.array([[1., 3., 3.], [np.nan, 2., np.nan]])).tolist()
+    [1, 2]
+    """
+    arg = a.argmax(-1)
+    if a.dtype.kind == "f":
+        nan = np.isnan(a)
+        if nan.any():
+            arg = np.where(nan.any(-1), a.shape[-1] - 1 - np.flip(nan, -1).argmax(-1), arg)
+    return arg
 
 
 def at_indices(d: np.ndarray, idx: np.ndarray) -> np.ndarray:
@@ -184,6 +200,6 @@ def adaptive_max_indices(d: np.ndarray, out: tuple) -> np.ndarray:
     for r in range(out[0]):
         for c in range(out[1]):
             window = d[..., h0[r]:h1[r], w0[c]:w1[c]]
-            at = window.reshape(window.shape[:-2] + (-1,)).argmax(-1)
+            at = _max_position(window.reshape(window.shape[:-2] + (-1,)))
             idx[..., r, c] = (h0[r] + at // window.shape[-1]) * d.shape[-1] + w0[c] + at % window.shape[-1]
     return idx

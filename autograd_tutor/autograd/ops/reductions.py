@@ -12,7 +12,8 @@ from ..function import Function
 from ..summation import numpy_sum, torch_sum
 from ..tensor import Tensor
 from .indexing import gathered_back, IndexPutBackward0, MaskedFillBackward1, scattered_back
-from .numerics import _float, _is_tensor, _needs_array_only, _rounded
+from .arithmetic import _pow_scalar
+from .numerics import _float, _is_tensor, _needs_array_only, _rounded, _sign
 
 __all__ = ["SumBackward0", "SumBackward1", "MeanBackward0", "MeanBackward1", "MaxBackward1", "MinBackward1",
            "MaxBackward0", "MinBackward0", "LinalgVectorNormBackward0", "vector_norm", "norm_backward", "ProdBackward0",
@@ -133,9 +134,10 @@ class MaxBackward1(Function):
 
 
 def _evenly_distribute(ctx, g):
-    """max()/min(): the gradient shared evenly by the entries equal to the result (torch's formula)."""
+    """max()/min(): the gradient shared evenly by the entries equal to the result (torch's formula), or by the
+    nans when the result is nan."""
     x, r = ctx._unpack("self", False), ctx._unpack("result", False)
-    mask = x == r
+    mask = np.isnan(x) if np.isnan(r) else x == r
     if not _is_tensor(g):
         return np.where(mask, g / mask.sum(), 0).astype(g.dtype, copy=False)
     zeros = Tensor._make(np.zeros(x.shape, g._data.dtype))
@@ -241,20 +243,28 @@ def vector_norm(d: np.ndarray, ord, axis, keepdims: bool) -> np.ndarray:
 
 
 def norm_backward(x: np.ndarray, z: np.ndarray, g: np.ndarray, p, axis) -> np.ndarray:
-    """The gradient of z = ||x||_p (z and g spread back over x's shape) for p > 0: sign(x) g for p = 1, the largest
-    |x_i| takes g for p = inf (the smallest for -inf; shared among ties), else x |x|^(p-2) g / z^(p-1), 0 where z
-    is 0."""
-    if p == 1:
-        return np.sign(x) * g
-    if p == float("inf") or p == float("-inf"):
-        wins = np.abs(x) == z
-        return np.sign(x) * g * wins / wins.sum(axis=axis, keepdims=True)
-    scale = np.where(z == 0, 0, g / np.where(z == 0, 1, z ** (p - 1)))  # 0 at a zero norm, as torch
-    return (x if p == 2 else x * np.abs(x) ** (p - 2)) * scale
+    """The gradient of z = ||x||_p (z and g spread back over x's shape) for p > 0, as torch's norm_backward
+    computes it: sgn(x) g for p = 1 (0 at nan), g (x / z) for p = 2, for p = inf the largest |x_i| (or the nans)
+    take g, shared among ties (the smallest for -inf), else sgn(x) |x|^(p-1) g / z^(p-1); 0 where z is 0."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if p == 1:
+            return _sign(x) * g
+        if p == 2:
+            return g * np.where(z == 0, 0, x / z).astype(x.dtype, copy=False)
+        if p == float("inf") or p == float("-inf"):
+            size = np.abs(x)
+            wins = (size == z) | np.isnan(size)
+            return _sign(x) * (g / wins.sum(axis=axis, keepdims=True).astype(g.dtype) * wins)
+        if p < 1:
+            scaled = _sign(x) * np.where(x == 0, 0, _pow_scalar(np.abs(x), p - 1)).astype(x.dtype, copy=False)
+            return scaled * g * _pow_scalar(z, 1 - p)
+        scaled = _sign(x) * _pow_scalar(np.abs(x), p - 1) if p < 2 else x * _pow_scalar(np.abs(x), p - 2)
+        return scaled * np.where(z == 0, 0, g / _pow_scalar(z, p - 1)).astype(x.dtype, copy=False)
 
 
 class ProdBackward0(Function):
-    """z = x_1 x_2 ... x_n;  dz/dx_i = the product of the others (computed without dividing, so zeros are fine)."""
+    """z = x_1 x_2 ... x_n;  dz/dx_i = the product of the others: z / x_i as torch computes it when no x_i is 0
+    (so an inf or nan reaches every entry), the running products from both sides when one is, 0 when several are."""
     saved_names = ("self", "result")
     saves_result = True
 
@@ -267,8 +277,19 @@ class ProdBackward0(Function):
     @staticmethod
     def backward(ctx, g):
         _needs_array_only(ctx, g, "a product")
-        x = ctx._unpack("self", False)
-        return g * _others_product(np.reshape(x, -1), 0).reshape(np.shape(x))
+        x, r = ctx._unpack("self", False), ctx._unpack("result", False)
+        if not np.ndim(x):
+            return g
+        zeros = np.count_nonzero(x == 0)
+        if zeros > 1:
+            return np.zeros(np.shape(x), g.dtype)
+        return g * (_others_product(np.reshape(x, -1), 0).reshape(np.shape(x)) if zeros else _divided(r, x))
+
+
+def _divided(r, x):
+    """z / x_i, silently (inf / inf is nan, as in torch)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return r / x
 
 
 def _others_product(x: np.ndarray, axis: int) -> np.ndarray:
@@ -281,7 +302,8 @@ def _others_product(x: np.ndarray, axis: int) -> np.ndarray:
 
 
 class ProdBackward1(Function):
-    """z = the product along ``dim``;  each x_i gets the product of the others in its slice."""
+    """z = the product along ``dim``;  each x_i gets the product of the others in its slice (z / x_i when no
+    entry of x is 0, as torch)."""
     saved_names = ("self", "result")
     saves_result = True
 
@@ -297,8 +319,8 @@ class ProdBackward1(Function):
         x = ctx._unpack("self", False)
         if np.ndim(x) == 0:
             return g
-        (g,) = _reduced(ctx, g)
-        return g * _others_product(x, ctx.dim)
+        g, r = _reduced(ctx, g, ctx._unpack("result", False))
+        return g * (_others_product(x, ctx.dim) if (x == 0).any() else _divided(r, x))
 
 
 class CumsumBackward0(Function):
@@ -308,14 +330,30 @@ class CumsumBackward0(Function):
     def forward(ctx, x, dim):
         ctx.save(dim=dim)
         d = x._data
-        return d.cumsum(axis=dim, dtype=np.int64 if d.dtype.kind in "biu" else None) if d.ndim else d.copy()
+        if d.dtype.kind in "biu":
+            return d.cumsum(axis=dim, dtype=np.int64) if d.ndim else d.copy()
+        return running(np.add, d, dim) if d.ndim else d.copy()
 
     @staticmethod
     def backward(ctx, g):
         _needs_array_only(ctx, g, "a cumulative sum")
         if not np.ndim(g):
             return g
-        return np.flip(np.flip(g, ctx.dim).cumsum(axis=ctx.dim), ctx.dim)
+        return np.flip(running(np.add, np.flip(g, ctx.dim), ctx.dim), ctx.dim)
+
+
+def running(ufunc, d: np.ndarray, axis: int) -> np.ndarray:
+    """The running sum (``np.add``) or product (``np.multiply``) along ``axis`` as torch's cumsum / cumprod
+    kernels compute it: from 0 (or 1), a float32 tensor's in float64, each step rounded back to float32 (so
+    later terms lose no bits to earlier roundings), and -0. as 0. + -0. = 0.
+
+    >>> running(np.add, np.array([-0., 1e8, 1., -1e8], np.float32), 0).tolist()   # NumPy's float32 sum ends in 0.
+    [0.0, 100000000.0, 100000000.0, 1.0]
+    """
+    out = ufunc.accumulate(d.astype(np.float64) if d.dtype == np.float32 else d, axis=axis)
+    if ufunc is np.add:
+        out = out + 0.  # from 0.: -0. becomes 0.
+    return out.astype(d.dtype, copy=False)
 
 
 class VarBackward0(Function):
@@ -330,12 +368,8 @@ class VarBackward0(Function):
     @staticmethod
     def backward(ctx, g):
         _needs_array_only(ctx, g, "var")
-        x = ctx._unpack("self", False)
-        dims = _reduced_dims(ctx)
-        n = _count(x, dims)
         (g,) = _reduced(ctx, g)
-        centred = x - x.mean(axis=dims, keepdims=True)
-        return g * centred * (2 / np.float64(n - ctx._correction))  # nan where n <= correction, as torch
+        return _var_backward(ctx, g)
 
 
 class StdBackward0(VarBackward0):
@@ -350,13 +384,23 @@ class StdBackward0(VarBackward0):
     @staticmethod
     def backward(ctx, g):
         _needs_array_only(ctx, g, "std")
-        x = ctx._unpack("self", False)
-        dims = _reduced_dims(ctx)
-        n = _count(x, dims)
         z, g = _reduced(ctx, ctx._unpack("result", False), g)
-        centred = x - x.mean(axis=dims, keepdims=True)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return g * centred / ((n - ctx._correction) * z)
+        with np.errstate(divide="ignore", invalid="ignore"):  # torch's std_backward: 0 where the std is 0
+            return _var_backward(ctx, np.where(z == 0, 0, g / (z * 2)).astype(g.dtype, copy=False))
+
+
+def _var_backward(ctx, g: np.ndarray) -> np.ndarray:
+    """torch's var_backward: 2 / (n - correction) g (x - mean); over all elements with n <= correction, g times
+    nan where x is the mean and inf elsewhere."""
+    x = ctx._unpack("self", False)
+    dims = _reduced_dims(ctx)
+    n = _count(x, dims)
+    mean = torch_sum(x, dims, True) / x.dtype.type(n) if n else x.mean(axis=dims, keepdims=True)
+    dof = n - ctx._correction
+    if dims is None and dof <= 0:
+        return g * np.where(x == mean, np.nan, np.inf).astype(x.dtype)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return x.dtype.type(2 / dof if dof else np.inf) * g * (x - mean)
 
 
 def _variance(ctx, x, dim, correction, keepdim: bool, name: str) -> np.ndarray:
@@ -442,7 +486,8 @@ class LogsumexpBackward0(Function):
 
 class CumprodBackward0(Function):
     """z_j = x_1 * ... * x_j along ``dim``;  dx_k = sum over j >= k of g_j * (the product of x_1..x_j without x_k),
-    computed without dividing by x_k so that zeros in x are handled exactly."""
+    as torch's cumprod_backward computes it: (the reversed cumulative sum of g z) / x_k when no x is 0; with
+    zeros, that before the first zero, the products after it for the first zero, and 0 beyond."""
     saves_result = True
     saved_names = ("self",)
 
@@ -454,22 +499,39 @@ class CumprodBackward0(Function):
             d = d.astype(dtype)
         elif d.dtype.kind in "biu":
             d = d.astype(np.int64)
-        return d.cumprod(axis=dim) if d.ndim else d.copy()
+        if not d.ndim:
+            return d.copy()
+        return running(np.multiply, d, dim) if d.dtype.kind == "f" else d.cumprod(axis=dim)
 
     @staticmethod
     def backward(ctx, g):
         _needs_array_only(ctx, g, "cumprod")
-        x = ctx._unpack("self", False)
-        ctx._unpack("result", False)  # read, as torch's backward reads it
-        if not np.ndim(x):
+        x, z = ctx._unpack("self", False), ctx._unpack("result", False)
+        if np.size(x) <= 1 or x.shape[ctx.dim] == 1:
             return g
-        x, g = np.moveaxis(np.asarray(x, g.dtype), ctx.dim, -1), np.moveaxis(g, ctx.dim, -1)
-        out = np.empty_like(g)
-        for k in range(x.shape[-1]):
-            without_k = x.copy()
-            without_k[..., k] = 1
-            out[..., k] = (g[..., k:] * without_k.cumprod(-1)[..., k:]).sum(-1)
-        return np.moveaxis(out, -1, ctx.dim)
+        axis = ctx.dim
+        x = np.asarray(x, g.dtype)
+        w = z * g
+
+        def after(a):  # the reversed cumulative sum along dim: a_k + a_{k+1} + ... from the end
+            return np.flip(running(np.add, np.flip(a, axis), axis), axis)
+        zero = x == 0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if not zero.any():
+                return after(w) / x
+            count = np.cumsum(zero, axis)
+            before = count == 0
+            out = np.where(before, after(np.where(before, w, 0)) / x, 0).astype(g.dtype)
+            segment = count == 1  # from the first zero to the second
+            first = np.expand_dims(np.argmax(segment, axis=axis), axis)
+            first_mask = np.zeros_like(segment)
+            np.put_along_axis(first_mask, first, True, axis)
+            first_mask &= segment
+            between = segment & ~first_mask
+            products = (running(np.multiply, np.where(between, x, x.dtype.type(1)), axis) *
+                        np.where(segment, g, 0)).sum(axis, keepdims=True)
+            previous = np.where(first == 0, 1, np.take_along_axis(z, np.maximum(first - 1, 0), axis))
+            return np.where(first_mask, products * previous, out).astype(g.dtype)
 
 
 def lower_median(d: np.ndarray):
@@ -526,7 +588,8 @@ class MedianBackward1(MaxBackward0):
 
 def running_extreme(d: np.ndarray, axis: int, ufunc) -> tuple:
     """cummax (``np.maximum``) or cummin (``np.minimum``) along ``axis``: the running values, and where each was
-    found, the latest place on ties (torch's rule: an entry equal to the running maximum takes over).
+    found, the latest place on ties (torch's rule: an entry equal to the running maximum takes over, and so
+    does a nan, which then stays the running value).
 
     >>> values, indices = running_extreme(np.array([3., 1., 3., 5.]), 0, np.maximum)
     >>> values.tolist(), indices.tolist()
@@ -534,7 +597,7 @@ def running_extreme(d: np.ndarray, axis: int, ufunc) -> tuple:
     """
     values = ufunc.accumulate(d, axis=axis)
     place = np.arange(d.shape[axis]).reshape((-1,) + (1,) * (d.ndim - axis - 1))
-    takes_over = np.where(d == values, place, 0)  # d[i] is a new record, or ties it
+    takes_over = np.where((d == values) | (d != d), place, 0)  # d[i] is a new record, ties it, or is nan
     return values, np.maximum.accumulate(takes_over, axis=axis).astype(np.int64)
 
 
@@ -561,7 +624,8 @@ class CumminBackward0(CummaxBackward0):
 
 class LogcumsumexpBackward0(Function):
     """z_j = log(exp(x_1) + ... + exp(x_j)) along dim (``np.logaddexp.accumulate``, without overflow);
-    dx_k = sum over j >= k of g_j exp(x_k - z_j), a softmax weight of x_k within each prefix.
+    dx_k = sum over j >= k of g_j exp(x_k - z_j), a softmax weight of x_k within each prefix, computed as torch
+    does: exp(x_k + log(sum over j >= k of exp(log g_j - z_j))), for the positive and the negative g apart.
 
     >>> import autograd_tutor as torch
     >>> torch.tensor([0., 0., 0.]).logcumsumexp(0)     # log 1, log 2, log 3
@@ -573,22 +637,24 @@ class LogcumsumexpBackward0(Function):
     @staticmethod
     def forward(ctx, x, dim):
         ctx.save(dim=dim, self=x)
-        d = _float(x)
-        return np.logaddexp.accumulate(d, axis=dim) if d.ndim else d.copy()
+        d = _float(x)  # accumulated in float64 from -inf (so -0. gives 0.), as torch's kernel does for float32
+        return (np.logaddexp.accumulate(d.astype(np.float64), axis=dim) + 0.).astype(d.dtype) if d.ndim else d.copy()
 
     @staticmethod
     def backward(ctx, g):
         _needs_array_only(ctx, g, "logcumsumexp")
         x, z = ctx._unpack("self", False), ctx._unpack("result", False)
-        if not np.ndim(x):
+        if not np.ndim(x) or not np.size(x):
             return g
-        x, z, g = (np.moveaxis(np.asarray(a), ctx.dim, -1) for a in (x, z, g))
-        n = x.shape[-1]
-        later = np.arange(n)[:, None] <= np.arange(n)  # [k, j]: j >= k
-        with np.errstate(invalid="ignore"):  # -inf - -inf in a prefix of -inf entries: they get no gradient
-            weight = np.exp(x[..., :, None] - z[..., None, :])
-        weight = np.where(later & ~np.isnan(weight), weight, 0)
-        return np.moveaxis((weight * g[..., None, :]).sum(-1), -1, ctx.dim).astype(g.dtype)
+        axis, lowest = ctx.dim, np.finfo(g.dtype).min
+
+        def from_the_end(a):  # logcumsumexp along dim, from the last entry back
+            return np.flip(np.logaddexp.accumulate(np.flip(a, axis).astype(np.float64), axis=axis), axis)
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # torch's formula, g split by sign
+            log_g = np.log(np.abs(g))
+            parts = [np.exp(from_the_end(np.where(side, log_g, lowest) - z).astype(g.dtype) + x)
+                     for side in (g > 0, g < 0)]
+        return (parts[0] - parts[1]).astype(g.dtype)
 
 
 class KthvalueBackward0(MaxBackward0):
