@@ -57,8 +57,9 @@ def _kernels():
     """The conformance suite's ``kernels.py``, loaded under the name its harness gives it (one copy is shared)."""
     if "conformance_kernels" not in sys.modules:
         spec = importlib.util.spec_from_file_location("conformance_kernels", HERE / "conformance" / "kernels.py")
-        sys.modules["conformance_kernels"] = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(sys.modules["conformance_kernels"])
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        sys.modules.setdefault("conformance_kernels", module)  # only once loaded: the worker threads may ask too
     return sys.modules["conformance_kernels"]
 
 
