@@ -313,6 +313,8 @@ class ShapeMethods:
         out = reshape(self, *args)
         self._data = out._data
         self._vbox[0] += 1
+        if self._base is not None:  # a view's own new shape: its grad_fn (below) is current, not to be made again
+            self._view_version = self._vbox[0]
         node = out._grad_fn
         if node is not None:
             node.__class__ = IN_PLACE_NODES[type(node)]
