@@ -96,12 +96,17 @@ def _index(t: Tensor, key: tuple, single_slice: bool = False) -> Tensor:
     2. Lists, index tensors and masks, all together: one IndexBackward0 on the result of step 1, which saves
        them as ``_saved_indices`` (None for each dimension they leave alone).
     """
-    flags = [_is_bool_scalar(k) for k in key]
-    if t.ndim == 0 and any(k is not None and k is not Ellipsis and not f for k, f in zip(key, flags)):
-        _refuse_0_dim_index(key)
-    arrays = {i: _index_array(k) for i, k in enumerate(key) if _is_advanced(k) and not flags[i]}
-    used = sum(a.ndim if a.dtype == bool else 1 for a in arrays.values()) + \
-        sum(1 for i, k in enumerate(key) if i not in arrays and k is not None and k is not Ellipsis and not flags[i])
+    if all(type(k) is int or type(k) is slice for k in key):  # the common case (x[:, 3]), checked quickly
+        flags, arrays, used = (False,) * len(key), {}, len(key)
+        if t.ndim == 0 and key:
+            _refuse_0_dim_index(key)
+    else:
+        flags = [_is_bool_scalar(k) for k in key]
+        if t.ndim == 0 and any(k is not None and k is not Ellipsis and not f for k, f in zip(key, flags)):
+            _refuse_0_dim_index(key)
+        arrays = {i: _index_array(k) for i, k in enumerate(key) if _is_advanced(k) and not flags[i]}
+        used = sum(a.ndim if a.dtype == bool else 1 for a in arrays.values()) + sum(
+            1 for i, k in enumerate(key) if i not in arrays and k is not None and k is not Ellipsis and not flags[i])
     if used > t.ndim:
         raise IndexError(f"too many indices for tensor of dimension {t.ndim}")
     out, dim, advanced, covered = t, 0, [], 0  # covered: the dims of ``out`` that ``advanced`` accounts for
