@@ -13,6 +13,7 @@ tensor([[0, 1, 1],
 from __future__ import annotations
 
 import numbers
+import operator
 
 import numpy as np
 
@@ -130,6 +131,8 @@ def _index(t: Tensor, key: tuple, single_slice: bool = False) -> Tensor:
         elif k is Ellipsis:
             dim += t.ndim - used
         elif isinstance(k, slice):
+            if not all(b is None or type(b) is int for b in (k.start, k.stop, k.step)):  # data[i:i + 8], i a tensor
+                k = slice(*(None if b is None else operator.index(b) for b in (k.start, k.stop, k.step)))
             size = out.shape[dim]
             start, stop, step = k.indices(size)
             if step <= 0:

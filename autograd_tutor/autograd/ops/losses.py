@@ -142,17 +142,19 @@ class NllLossBackward0(Function):
         d = x._data
         rows = _classes_last(d)
         rows = rows.reshape(-1, rows.shape[-1])
-        y = target._data.reshape(-1).astype(np.int64)
-        bad = (y != ignore_index) & ((y < 0) | (y >= rows.shape[1]))
+        y = target._data.reshape(-1).astype(np.int64, copy=False)
+        valid = y != ignore_index
+        bad = valid & ((y < 0) | (y >= rows.shape[1]))
         if bad.any():
             raise IndexError(f"Target {y[bad][0]} is out of bounds.")
         safe, w = _class_weights(y, None if weight is None else weight._data, ignore_index, d.dtype)
         picked = rows[np.arange(len(y)), safe]
-        losses = -w * picked
+        cascade = reduction and d.ndim >= 2 and len(y) <= _CASCADE_UP_TO  # torch's order: .item() shows its digits
+        losses = None if cascade else -w * picked
         if not reduction:
             loss_sum, total = None, d.dtype.type(0)  # torch leaves the total weight 0 for 'none'
-        elif d.ndim >= 2 and len(y) <= _CASCADE_UP_TO:  # torch's order, so that loss.item() prints its digits
-            loss_sum, total = _nll_cascade(picked, None if weight is None else w, y != ignore_index)
+        elif cascade:
+            loss_sum, total = _nll_cascade(picked, None if weight is None else w, valid)
         else:
             loss_sum, total = losses.sum(), w.sum(dtype=d.dtype)
         ctx.save(self=x, target=target, weight=weight, total_weight=Tensor._make(np.asarray(total)),
