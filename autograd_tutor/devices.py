@@ -22,6 +22,7 @@ _TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "h
 
 class device:
     """Where a tensor lives: ``device("cpu")``, ``device("cuda:0")`` or ``device("cuda", 0)``."""
+    __module__ = "autograd_tutor"  # its public name, as torch's torch.device
 
     def __init__(self, type, index=None) -> None:
         if isinstance(type, device):

@@ -31,7 +31,7 @@ import numpy as np
 __all__ = [
     "Event", "TensorCreated", "NodeCreated", "BackwardStarted", "NodeExecuted", "GradientFlowed",
     "GradAccumulated", "HookFired", "SavedTensorsFreed", "BackwardFinished", "BackwardFailed",
-    "KINDS", "subscribe", "record", "Trace", "Subscription", "emit", "wanted", "copy_of",
+    "ModuleEntered", "ModuleLeft", "KINDS", "subscribe", "record", "Trace", "Subscription", "emit", "wanted", "copy_of",
 ]
 
 _seq = itertools.count(1)
@@ -135,9 +135,23 @@ class BackwardFailed(Event, _fields("node_id name error_type message")):
     kind = "backward_failed"
 
 
+class ModuleEntered(Event, _fields("module_id type_name mark")):
+    """An ``nn.Module`` call began: ``module_id`` is ``id(module)``, ``type_name`` its class name. Every tensor and node the call makes
+    has an id above ``mark`` (and below the ``mark`` of its :class:`ModuleLeft`): drawings group them by module."""
+    __slots__ = ()
+    kind = "module_entered"
+
+
+class ModuleLeft(Event, _fields("module_id mark")):
+    """The ``nn.Module`` call that began last returned (or raised); ``mark`` is above every id it made."""
+    __slots__ = ()
+    kind = "module_left"
+
+
 #: Every event kind, by its ``kind`` string.
 KINDS = {cls.kind: cls for cls in (TensorCreated, NodeCreated, BackwardStarted, NodeExecuted, GradientFlowed,
-                                   GradAccumulated, HookFired, SavedTensorsFreed, BackwardFinished, BackwardFailed)}
+                                   GradAccumulated, HookFired, SavedTensorsFreed, BackwardFinished, BackwardFailed,
+                                   ModuleEntered, ModuleLeft)}
 
 
 def copy_of(array) -> np.ndarray:

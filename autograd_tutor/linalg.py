@@ -1,16 +1,21 @@
 """``torch.linalg``: the vector norm of any order and the Frobenius matrix norm, both one
-``LinalgVectorNormBackward0`` as in torch.
+``LinalgVectorNormBackward0`` as in torch; the cross product (``LinalgCrossBackward0``) and the singular value
+decomposition (``LinalgSvdBackward0``, one node for U, S and Vh).
 
 >>> import autograd_tutor as torch
 >>> torch.linalg.vector_norm(torch.tensor([3., 4.])), torch.linalg.norm(torch.tensor([[1., 1.], [1., 1.]]), 'fro')
 (tensor(5.), tensor(2.))
+>>> torch.linalg.cross(torch.tensor([1., 0., 0.]), torch.tensor([0., 1., 0.]))
+tensor([0., 0., 1.])
+>>> torch.linalg.svdvals(torch.tensor([[3., 0.], [4., 5.]]))
+tensor([6.7082, 2.2361])
 """
 from __future__ import annotations
 
 from .autograd.dtypes import kind_name
-from .autograd.tensor import Tensor, _dim, _dim_tuple
+from .autograd.tensor import Tensor, _dim, _dim_tuple, return_types
 
-__all__ = ["vector_norm", "norm", "matrix_norm"]
+__all__ = ["vector_norm", "norm", "matrix_norm", "cross", "svd", "svdvals"]
 
 _MATRIX_ORDERS = ("fro", "nuc", 1, -1, 2, -2, float("inf"), float("-inf"))
 
@@ -56,3 +61,20 @@ def norm(A: Tensor, ord=None, dim=None, keepdim: bool = False, *, dtype=None) ->
         return matrix_norm(A, "fro" if ord is None else ord, (-2, -1) if dims is None else dims, keepdim,
                            dtype=dtype)
     return vector_norm(A, 2.0 if ord is None else ord, dim, keepdim, dtype=dtype)
+
+
+def cross(input: Tensor, other: Tensor, *, dim: int = -1) -> Tensor:
+    """The cross product of the 3-vectors along ``dim`` (the last by default); the other dims broadcast."""
+    return input._linalg_cross(other, dim)
+
+
+def svd(A: Tensor, full_matrices: bool = True, *, driver=None):
+    """A = U diag(S) Vh, as ``torch.return_types.linalg_svd(U, S, Vh)``: square U (m, m) and Vh (n, n) by default,
+    (m, k) and (k, n) with ``full_matrices=False`` (k = min(m, n)); S largest first. The signs of the singular
+    vectors are LAPACK's choice, which can differ between libraries (as in torch)."""
+    return return_types.linalg_svd(A._linalg_svd(full_matrices))
+
+
+def svdvals(A: Tensor, *, driver=None) -> Tensor:
+    """The singular values of A, largest first (``LinalgSvdBackward0``)."""
+    return A._linalg_svd(False)[1]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._einsum import einsum
+from .autograd.arguments import numpy_names, takes_out
 from .autograd.ops.arithmetic import RsubBackward0, RsubBackward1
 from .autograd.ops.selection import WhereBackward0
 from .autograd.ops.linalg import CdistBackward0
@@ -27,12 +28,28 @@ __all__ = ["add", "sub", "rsub", "mul", "div", "pow", "neg", "reciprocal", "exp"
            "amax", "amin", "logsumexp", "relu_", "einsum"]
 
 
+#: the functions of this module that take ``out=`` as torch's do (see ``autograd/arguments.py``), and those of
+#: them whose ``out`` must have the result's dtype exactly
+TAKES_OUT = frozenset({
+    "add", "sub", "mul", "div", "pow", "neg", "reciprocal", "exp", "log", "tanh", "sigmoid", "sqrt", "abs", "sin",
+    "cos", "clamp", "clip", "clamp_min", "clamp_max", "maximum", "minimum", "sum", "mean", "prod", "matmul", "mm",
+    "mv", "dot", "bmm", "addmm", "outer", "ger", "square", "eq", "ne", "lt", "le", "gt", "ge", "sign", "round",
+    "floor", "ceil", "trunc", "frac", "fix", "log1p", "expm1", "log2", "log10", "rsqrt", "tan", "atan", "asin",
+    "acos", "arctan", "arcsin", "arccos", "sinh", "cosh", "erf", "cumsum", "cumprod", "logcumsumexp", "var", "std",
+    "gather", "amax", "amin", "logsumexp", "nansum", "nanmean", "softmax", "log_softmax", "argmax", "argmin", "diag",
+    "tril", "triu", "any", "all", "nonzero", "remainder", "fmod", "floor_divide", "index_select", "masked_select",
+    "addcmul", "addcdiv", "lerp", "msort", "cross", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not"})
+SAME_DTYPE_OUT = frozenset({"matmul", "mm", "bmm"})
+
+
 def _method(name: str):
     def fn(input, *args, **kwargs):
         return getattr(_wrap(input), name)(*args, **kwargs)
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"``torch.{name}(input, ...)`` is ``input.{name}(...)``."
-    return fn
+    if name in TAKES_OUT:
+        fn = takes_out(fn, same_dtype=name in SAME_DTYPE_OUT)
+    return numpy_names(fn)
 
 
 # ---- more math, matrices, sorting and comparisons: each the Tensor method of the same name (one block);
@@ -74,6 +91,8 @@ bmm, remainder, fmod, floor_divide, clamp_min, clamp_max = (
 __all__ += ["split", "chunk", "unbind", "bmm", "remainder", "fmod", "floor_divide", "clamp_min", "clamp_max"]
 
 
+@numpy_names
+@takes_out
 def pow(input, exponent):
     """``input ** exponent``; a number as the base records PowBackward2, as ``2 ** x`` does."""
     if not isinstance(input, Tensor):
@@ -95,6 +114,8 @@ def is_tensor(obj) -> bool:
     return isinstance(obj, Tensor)
 
 
+@numpy_names
+@takes_out
 def where(condition, input=None, other=None):
     """``input`` where ``condition`` holds, else ``other`` (broadcast together); ``where(condition)`` alone is
     ``condition.nonzero(as_tuple=True)``, the indices where it holds."""
@@ -121,6 +142,8 @@ def _check_sequence(tensors, name: str) -> list:
     return list(tensors)
 
 
+@numpy_names
+@takes_out
 def cat(tensors, dim=0) -> Tensor:
     """Join tensors along an existing dimension."""
     tensors = _check_sequence(tensors, "cat")
@@ -144,6 +167,8 @@ def cat(tensors, dim=0) -> Tensor:
 concat = cat
 
 
+@numpy_names
+@takes_out
 def stack(tensors, dim=0) -> Tensor:
     """Join same-shaped tensors along a new dimension."""
     tensors = _check_sequence(tensors, "stack")
@@ -166,6 +191,8 @@ __all__ += [*_EXTRA, "vstack", "hstack", "atleast_1d", "atleast_2d", "repeat_int
  tanh_, exp_, sqrt_, rsqrt_, log_, abs_, sin_, cos_, reciprocal_, square_, neg_) = (_method(n) for n in _EXTRA)
 
 
+@numpy_names
+@takes_out
 def atan2(input, other) -> Tensor:  # noqa: F811  (torch numbers ``other`` as argument 2 here)
     """The angle of the point (other, input) in (-pi, pi]."""
     if not isinstance(other, Tensor):
@@ -202,6 +229,7 @@ def atleast_2d(*tensors):
     return _atleast(tensors, _as_2d, "atleast_2d")
 
 
+@takes_out
 def vstack(tensors) -> Tensor:
     """Stack rows: each tensor made at least 2-D (a vector becomes one row), then cat along dim 0.
 
@@ -216,6 +244,7 @@ def vstack(tensors) -> Tensor:
     return cat([_as_2d(t) for t in tensors], 0)
 
 
+@takes_out
 def hstack(tensors) -> Tensor:
     """Join side by side: each tensor made at least 1-D, then cat along dim 0 for vectors, dim 1 otherwise.
 
@@ -285,9 +314,16 @@ unique, unique_consecutive, multinomial, aminmax, msort = (
     _method(n) for n in ("unique", "unique_consecutive", "multinomial", "aminmax", "msort"))
 
 
+@numpy_names
+@takes_out
 def xlogy(input, other) -> Tensor:
     """``input * log(other)``, 0 where ``input`` is 0: ``Tensor.xlogy`` (two tensors only)."""
     return Tensor.xlogy(input, other)
 
 
 __all__ += ["xlogy"]
+
+# ---- cross products, singular values, histograms, bits (Tensor methods of methods/linalg.py, sorting.py, comparison.py)
+__all__ += ["cross", "svd", "histogram", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not"]
+cross, svd, histogram, bitwise_and, bitwise_or, bitwise_xor, bitwise_not = (
+    _method(n) for n in ("cross", "svd", "histogram", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not"))

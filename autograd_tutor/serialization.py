@@ -30,10 +30,11 @@ __all__ = ["save", "load"]
 HEADER = b"autograd_tutor tensors, pickle\n"
 DEFAULT_PROTOCOL = 2  # torch's
 
-#: What a ``weights_only`` load may build: ``module name`` as the pickle names them.
+#: What a ``weights_only`` load may build: ``module name`` as the pickle names them (a tensor's class by its public
+#: name, ``autograd_tutor Tensor``; files written before it had one name it by its module).
 SAFE_GLOBALS = frozenset({
-    "autograd_tutor.autograd.tensor _rebuild", "autograd_tutor.autograd.tensor Tensor",
-    "autograd_tutor.autograd.tensor Size", "autograd_tutor.nn.parameter Parameter",
+    "autograd_tutor.autograd.tensor _rebuild", "autograd_tutor Tensor", "autograd_tutor Size",
+    "autograd_tutor.autograd.tensor Tensor", "autograd_tutor.autograd.tensor Size", "autograd_tutor.nn.parameter Parameter",
     "autograd_tutor.autograd.dtypes from_numpy_dtype", "collections OrderedDict",
     "numpy dtype", "numpy ndarray", "numpy._core.multiarray _reconstruct", "numpy._core.multiarray scalar",
     "numpy.core.multiarray _reconstruct", "numpy.core.multiarray scalar", "_codecs encode",

@@ -24,11 +24,12 @@ else
     settings=$("$PYTHON" tests/conformance/kernels.py --list)
     echo "== make test: torch's kernel settings on this processor: $settings (native: $native)"
     for pair in $settings; do
-        kernel=${pair%%:*} isa=${pair#*:}
+        IFS=: read -r kernel isa mkl <<< "$pair"
         [ "$kernel" = "$native" ] && continue  # step 1 ran under it
         for suite in tests/conformance tests/conformance_nn; do  # one at a time: both have a conftest.py
-            step "$suite under ATEN_CPU_CAPABILITY=$kernel ONEDNN_MAX_CPU_ISA=$isa" \
-                env ATEN_CPU_CAPABILITY="$kernel" ONEDNN_MAX_CPU_ISA="$isa" "$PYTHON" -m pytest -q "$suite"
+            step "$suite under ATEN_CPU_CAPABILITY=$kernel ONEDNN_MAX_CPU_ISA=$isa MKL_ENABLE_INSTRUCTIONS=$mkl" \
+                env ATEN_CPU_CAPABILITY="$kernel" ONEDNN_MAX_CPU_ISA="$isa" MKL_ENABLE_INSTRUCTIONS="$mkl" \
+                "$PYTHON" -m pytest -q "$suite"
         done
     done
 fi

@@ -272,7 +272,7 @@ def test_subscribe_needs_a_callable():
 def test_every_kind_names_its_event_class():
     assert set(events.KINDS) == {"tensor_created", "node_created", "backward_started", "node_executed",
                                  "gradient_flowed", "grad_accumulated", "hook_fired", "saved_tensors_freed",
-                                 "backward_finished", "backward_failed"}
+                                 "backward_finished", "backward_failed", "module_entered", "module_left"}
     assert all(cls.kind == kind for kind, cls in events.KINDS.items())
 
 

@@ -12,6 +12,7 @@ pytest.importorskip("anywidget")
 import autograd_tutor as torch  # noqa: E402
 from autograd_tutor import nn, optim  # noqa: E402
 from autograd_tutor.viz import to_svg  # noqa: E402
+from autograd_tutor.viz.format import Value  # noqa: E402
 from autograd_tutor.viz.history import HEAD, HISTORY, TAIL, History  # noqa: E402
 from autograd_tutor.viz.replay import MAX_STEPS  # noqa: E402
 from autograd_tutor.widgets import GraphWidget  # noqa: E402
@@ -205,12 +206,76 @@ def test_a_replay_longer_than_the_budget_is_summarised_with_the_same_end_state(w
 
 
 def test_a_training_step_drawn_live_keeps_the_replay_of_what_it_drew(widgets):
-    """A live drawing past its budget counts the passes that follow instead of growing or recording them."""
+    """A live drawing past its budget counts the passes that follow instead of growing or recording them (each
+    step takes a new leaf: no step repeats another)."""
     g = GraphWidget(namespace={}, max_nodes=40)
     widgets.append(g)
-    w = torch.tensor(np.ones(3), requires_grad=True)
     for _ in range(30):
+        w = torch.tensor(np.ones(3), requires_grad=True)
         (w * 2).sum().backward()
     g.refresh()
     assert g.model.counting and g.model.counted[0] > 0 and g.graph["counted"] == g.model.counted
     assert len(g.graph["nodes"]) <= 41 and g.steps
+
+
+def _mlp_loop(steps: int, model, X, Y, batch: int = 0) -> None:
+    """SGD with momentum on all of X (``batch=0``) or on mini-batches of ``batch`` rows (new tensors each step)."""
+    optimizer = optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    for step in range(steps):
+        optimizer.zero_grad()
+        start = step * batch % len(X)
+        x, y = (X[start:start + batch], Y[start:start + batch]) if batch else (X, Y)
+        loss = nn.MSELoss()(model(x), y)
+        loss.backward()
+        optimizer.step()
+
+
+def _mlp():
+    torch.manual_seed(0)
+    X, Y = torch.randn(8, 2), torch.randn(8, 1)
+    return nn.Sequential(nn.Linear(2, 4), nn.Tanh(), nn.Linear(4, 1)), X, Y
+
+
+@pytest.mark.parametrize("batch", [0, 4])
+def test_a_training_loop_drawn_live_stays_one_step_and_replays_its_last_pass(batch, widgets):
+    """Lesson 6's loop under a live drawing: the second step folds onto the first, op by op; from then on the
+    widget no longer listens to operations (the engine builds no events for it) and takes each pass of the same
+    shape as one more copy of the step. What it shows is what a model fed every event shows: one step, each
+    node ``× 50`` (the mini-batches too, new tensors each step), and the replay of pass 50."""
+    from autograd_tutor import events
+    from autograd_tutor.viz import GraphModel, build_steps, replay_json
+    model, X, Y = _mlp()
+    g = GraphWidget(namespace={})
+    widgets.append(g)
+    with events.record() as trace:
+        _mlp_loop(50, model, X, Y, batch)
+    assert g.model.repeating and not g._subscriptions
+    g.refresh()
+    fed = GraphModel.from_trace(trace)
+    assert g.graph == dict(fed.snapshot(), counted=[0, 0])
+    assert g.replay == dict(replay_json(fed, build_steps(fed)), note="")
+    assert [(e.src, e.dst, e.count) for e in g.model.edges] == [(e.src, e.dst, e.count) for e in fed.edges]
+    assert {n.hidden for n in g.model.visible if n.kind == "op"} == {49}
+    assert {n.hidden for n in g.model.visible if n.kind == "constant"} == {49 if batch else 0}
+    assert len(g.graph["nodes"]) == 12  # 4 parameters, X, Y, 2 x (TBackward0, AddmmBackward0), tanh, MSE
+    assert g.steps[-1].text.startswith("Backward pass 50 is done")
+    leaves = {n.key: n for n in g.model.visible if n.kind == "leaf"}
+    assert [leaves[p._id].grad.text for p in model.parameters()] == [Value.of(p.grad._data).text
+                                                                   for p in model.parameters()]
+
+
+def test_a_drawing_repeating_a_step_listens_again_at_another_pass_or_the_end_of_the_cell(widgets):
+    model, X, Y = _mlp()
+    g = GraphWidget(namespace={})
+    widgets.append(g)
+    _mlp_loop(5, model, X, Y)
+    assert g.model.repeating
+    model(X).sum().backward()  # another shape: built unseen, so not this drawing's pass; listening again
+    assert not g.model.repeating and g._subscriptions and "changed since" in g.model.note
+    z = model[0].weight * 2
+    g.refresh()
+    assert g.model.node(z.grad_fn._id).op == "MulBackward0"
+    _mlp_loop(5, model, X, Y)
+    assert g.model.repeating
+    g._on_cell_end()
+    assert not g.model.repeating and g._subscriptions

@@ -189,7 +189,8 @@ def test_updates_to_the_browser_are_batched(widgets, monkeypatch):
 def test_events_fed_as_they_come_give_the_drawing_of_events_applied_one_by_one(widgets):
     """The widget applies each event as it arrives and formats values when the model is read: until its budget
     is spent it shows what a model fed one event at a time shows, and the JSON it sends is that drawing. Then it
-    stops listening to operations and counts the passes that follow (a training loop costs one check per pass)."""
+    stops listening to operations and counts the passes that follow (a training loop costs one check per pass).
+    Each step takes a new leaf ``x``, so no step repeats another (see test_graph_history for a loop that does)."""
     g = GraphWidget(namespace={}, max_nodes=30)
     widgets.append(g)
     with events.record() as trace:
@@ -197,7 +198,7 @@ def test_events_fed_as_they_come_give_the_drawing_of_events_applied_one_by_one(w
         b = torch.tensor(np.full(80, -0.1), requires_grad=True)
         for i in range(40):
             w.grad = b.grad = None
-            x = torch.tensor(np.full(80, 0.01 * i))
+            x = torch.tensor(np.full(80, 0.01 * i), requires_grad=True)
             loss = ((w * x + b).tanh() - x).pow(2).sum()
             loss.backward(retain_graph=i == 39)
             with torch.no_grad():

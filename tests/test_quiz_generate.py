@@ -110,15 +110,17 @@ def oracle_answer(q, build, lib):
     """The right answer to ``q``, found by running the code afresh in ``lib`` and asking the tensors."""
     ns = build(lib)
     names = [c.strip("`") for c in q.choices]
+    # a result the program gave no name is an operation's output: never a leaf, and its .grad is not kept
+    named = [i for i, c in enumerate(q.choices) if not c.startswith("the unnamed ")]
     if q.id == "leaves":
-        return [i for i, n in enumerate(names) if lookup(ns, n).is_leaf]
+        return [i for i in named if lookup(ns, names[i]).is_leaf]
     if q.id == "grad-fn":
         return lookup(ns, re.search(r"`(\S+?)\.grad_fn`", q.prompt).group(1)).grad_fn.name()
     if q.id == "gets-grad":
-        backward(ns, lib, names)
+        backward(ns, lib, [names[i] for i in named])
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            return [i for i, n in enumerate(names) if lookup(ns, n).grad is not None]
+            return [i for i in named if lookup(ns, names[i]).grad is not None]
     if q.id in ("grad-value", "retain-grad"):
         name, index = re.search(r"add(?:s)? into `(\S+?)\.grad(\[[0-9, ]+\])?`", q.prompt).groups()
         target = lookup(ns, name)
@@ -331,3 +333,15 @@ def test_every_generated_numeric_question_has_an_answer_that_can_be_typed():
                     q.check("nan")
                 seen.add("finite")
     assert seen == {"finite", "non-finite"}
+
+
+def test_a_graph_with_two_names_still_offers_four_choices_its_unnamed_results_among_them():
+    x = autograd_tutor.tensor(1.0, requires_grad=True)
+    total = x * 2 + x * 3 + x.exp()
+    quiz = quiz_from(total, {"x": x, "total": total})
+    for qid in ("leaves", "gets-grad"):
+        assert quiz[qid].choices == ("`x`", "`total`", "the unnamed `MulBackward0` result #1",
+                                     "the unnamed `AddBackward0` result")
+    assert quiz.check("leaves", [0]).correct and quiz.check("gets-grad", [0]).correct
+    assert ("The gradients of `total`, the unnamed `MulBackward0` result #1 and the unnamed `AddBackward0` result "
+            "pass through") in quiz["gets-grad"].explanation

@@ -29,7 +29,7 @@ def test_the_suite_has_what_the_issue_asks_for():
     assert len(sizes["skip_connection"].visible) >= 30  # a skip over 16 ops and their constants
 
 
-@pytest.mark.parametrize("name", list(viz_suite.SUITE))
+@pytest.mark.parametrize("name", list(viz_suite.SUITE) + list(viz_suite.GROUPED))
 def test_static_svg_geometry(name):
     model, _ = viz_suite.build(name)
     counts = viz_suite.measure_svg(to_svg(model))

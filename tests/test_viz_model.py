@@ -200,8 +200,8 @@ def test_node_budget_collapses_repeated_structure():
     m = GraphModel(max_nodes=40)
     sub = events.subscribe(m.apply)
     try:
-        for step in range(30):  # a training loop: the same little graph again and again
-            x = torch.tensor(float(step))
+        for step in range(30):  # the same little graph again and again, each on a new leaf x (no copies)
+            x = torch.tensor(float(step), requires_grad=True)
             loss = (w * x - 1.0) ** 2
             loss.backward()
     finally:
@@ -277,12 +277,13 @@ class _Forgetful(dict):
 
 def _folded_loop(steps: int) -> list:
     """The events of a training loop past a small budget: two shapes of step, a new op now and then, and a
-    constant that starts requiring grad halfway (it changes the signature of the nodes that use it)."""
+    constant that starts requiring grad halfway (it changes the signature of the nodes that use it). Each step
+    takes a new leaf ``x``, so that no step is a copy of another (those fold before the budget is spent)."""
     with events.record() as trace:
         w = torch.tensor(0.5, requires_grad=True)
         c = torch.tensor(2.)
         for step in range(steps):
-            x = torch.tensor(float(step))
+            x = torch.tensor(float(step), requires_grad=True)
             y = (w * x + c).tanh() if step % 2 else (w * x - 1.0) ** 2
             if step % 7 == 3:
                 y = y.exp() * c
@@ -413,3 +414,36 @@ def test_cached_edge_routes_equal_fresh_routes():
         m._geometry = Geometry()
         assert m.snapshot()["edges"] == drawn
     assert any(e["grad"] for e in drawn) and any(e["path"].count("C") > 1 for e in drawn)
+
+
+def test_a_step_that_repeats_a_drawn_step_after_its_pass_folds_onto_it():
+    """A training loop over the same parameters: from the second step on, each op repeats a drawn op on the same
+    drawn inputs (constants aside) after a pass ran it, so it is counted there (``× 30``) instead of drawn again;
+    every node of every step is drawn or counted once, and the replay is the last step's pass."""
+    w = torch.tensor(0.5, requires_grad=True)
+    with events.record() as trace:
+        for step in range(30):
+            x = torch.tensor(float(step))
+            loss = (w * x - 1.0) ** 2
+            loss.backward()
+    first = next(i for i, e in enumerate(trace) if e.kind == "backward_finished")
+    one = GraphModel.from_trace(trace[:first + 1])
+    m = GraphModel.from_trace(trace, namespace={"w": w})
+    assert [(n.kind, n.op) for n in m.visible] == [(n.kind, n.op) for n in one.visible]  # one step drawn
+    assert [n.hidden for n in m.visible if n.kind != "leaf"] == [29] * (len(m.visible) - 1)  # x, 1.0, 2 too
+    assert m.hidden + len(m.visible) == _nodes_built(trace)
+    assert [(e.src, e.dst, e.count) for e in m.edges] == [(e.src, e.dst, 30) for e in one.edges]
+    from autograd_tutor.viz import build_steps
+    assert build_steps(m)[-1].text == f"Backward pass 30 is done: w.grad = {m.find('w').grad.text}."
+    assert m.find("w").grad.text == f"{w.grad.item():.4g}"
+
+
+def test_a_repeat_built_before_any_pass_is_drawn():
+    """Only what a pass ran is folded onto: two equal products built before the first backward are two nodes."""
+    w = torch.tensor(0.5, requires_grad=True)
+    with events.record() as trace:
+        y1, y2 = w * 3, w * 3
+        (y1 + y2).backward()
+        w * 3  # after the pass: a copy of y1's node
+    m = GraphModel.from_trace(trace)
+    assert [n.hidden for n in m.visible if n.op == "MulBackward0"] == [1, 0]

@@ -138,8 +138,72 @@ def max_pool():
     return s, {"a": a, "p": p, "s": s}
 
 
+def _recorded(step):
+    """(model, tensor) of a step run under events.record(): its module calls group its nodes."""
+    from autograd_tutor import events
+    from autograd_tutor.viz import GraphModel
+    with events.record() as trace:
+        tensor, namespace = step()
+    return GraphModel.from_trace(trace, namespace=namespace), tensor
+
+
+def mlp_groups():
+    """The MLP step with its module calls: 17 nodes, so its groups are open (as without groups)."""
+    return _recorded(mlp_step)
+
+
+def cnn_groups():
+    return _recorded(cnn_step)
+
+
+def deep_mlp_groups():
+    """A 6-layer MLP step: past 30 nodes, so each Linear is one closed box (model.0 · Linear(2 -> 8), ...)."""
+    def step():
+        torch.manual_seed(0)
+        layers = []
+        for i in range(6):
+            layers += [nn.Linear(2 if i == 0 else 8, 8 if i < 5 else 1), nn.Tanh()]
+        model = nn.Sequential(*layers[:-1])
+        X, Y = torch.randn(4, 2), torch.randn(4, 1)
+        loss = nn.MSELoss()(model(X), Y)
+        loss.backward()
+        return loss, {"model": model, "X": X, "Y": Y, "loss": loss}
+    return _recorded(step)
+
+
+def custom_module_groups():
+    """A model of its own class: its four blocks group (not the model), the residual add stays outside; past 30
+    nodes, so the blocks are closed boxes and the skip from X runs past them."""
+    class Block(nn.Module):
+        def __init__(self, n):
+            super().__init__()
+            self.fc = nn.Linear(n, n)
+
+        def forward(self, x):
+            return self.fc(x).tanh() * 2
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.first, self.second, self.third, self.fourth = Block(3), Block(3), Block(3), Block(3)
+
+        def forward(self, x):
+            return self.fourth(self.third(self.second(self.first(x)))) + x
+
+    def step():
+        torch.manual_seed(0)
+        net = Net()
+        X = torch.randn(5, 3, requires_grad=True)
+        out = net(X).sum()
+        out.backward()
+        return out, {"net": net, "X": X, "out": out}
+    return _recorded(step)
+
+
 SUITE = {f.__name__: f for f in (chain, fan_in, square, flagship, split, mlp_step, cnn_step, skip_connection,
                                   random_dag, constants, four_numbers, max_pool)}
+#: Graphs built under events.record(), whose module calls group their nodes: (model, tensor) directly.
+GROUPED = {f.__name__: f for f in (mlp_groups, cnn_groups, deep_mlp_groups, custom_module_groups)}
 
 
 # ------------------------------------------------------------------------------------------ measuring text
@@ -340,6 +404,28 @@ def _distance(p, box) -> float:
 
 
 # ------------------------------------------------------------------------------------------ Graphviz dot
+def drawn(snapshot: dict) -> dict:
+    """The boxes and edges a snapshot draws: a closed module group is one box (its nodes and inner edges are
+    not drawn), as dot should get them. A graph without closed groups comes back as it is."""
+    closed = [g for g in snapshot.get("groups", ()) if not g["expanded"]]
+    if not closed:
+        return snapshot
+    nodes = [n for n in snapshot["nodes"] if "inside" not in n]
+    nodes += [dict(g, key=len(snapshot["nodes"]) + g["id"]) for g in closed]
+    box = {n["key"]: (len(snapshot["nodes"]) + n["inside"] if "inside" in n else n["key"]) for n in snapshot["nodes"]}
+    index = {n["key"]: i for i, n in enumerate(nodes)}
+    edges, ports = [], {}
+    for e in snapshot["edges"]:
+        if not e["path"]:
+            continue
+        dst = box[e["dst"]]
+        grouped = dst >= len(snapshot["nodes"])
+        pos = ports.setdefault(dst, 0) if grouped else e["pos"]
+        ports[dst] = ports.get(dst, 0) + grouped
+        edges.append(dict(e, src=index[box[e["src"]]], dst=index[dst], pos=pos))
+    return {"nodes": [dict(n, key=i) for i, n in enumerate(nodes)], "edges": edges}
+
+
 def dot_source(snapshot: dict, ports: bool = True) -> str:
     """The snapshot's nodes (same box sizes) and edges as DOT, left to right. With ``ports``, a node with
     several inputs is a record with one field per input, top to bottom, and each edge enters its field (the
@@ -390,6 +476,8 @@ def measure_dot(snapshot: dict, ports: bool = True) -> dict:
 def build(name: str):
     """(model, tensor) of a suite graph."""
     from autograd_tutor.viz import GraphModel
+    if name in GROUPED:
+        return GROUPED[name]()
     tensor, namespace = SUITE[name]()
     return GraphModel.from_tensor(tensor, namespace=namespace), tensor
 

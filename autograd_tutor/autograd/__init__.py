@@ -8,7 +8,7 @@
 import warnings
 
 from . import methods  # noqa: F401  (attaches the Tensor methods, family by family, before anything uses them)
-from . import anomaly_mode, functional, graph
+from . import anomaly_mode, functional, graph, profiler
 from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .custom import Function
 from .engine import backward, grad
@@ -17,7 +17,7 @@ from .gradcheck import gradcheck  # as in torch, the function hides its module (
 from .variable import Variable  # the pre-0.4 wrapper, a no-op as in torch
 
 __all__ = ["Function", "backward", "grad", "graph", "functional", "gradcheck", "no_grad", "enable_grad",
-           "set_grad_enabled", "inference_mode", "detect_anomaly", "set_detect_anomaly", "Variable"]
+           "set_grad_enabled", "inference_mode", "detect_anomaly", "set_detect_anomaly", "Variable", "profiler"]
 
 # torch computes inf and nan silently, NumPy warns ("overflow encountered in multiply"): silence those warnings
 # where the engine's own lines raise them, so that `x * x` of a huge x prints what torch prints. A learner's own

@@ -3,7 +3,8 @@
 Subclass it with two static methods: ``forward(ctx, *args)`` computes the result from tensors (nothing inside
 is recorded) and may keep tensors with ``ctx.save_for_backward``; ``backward(ctx, grad_output)`` returns one
 gradient per forward argument (None for the arguments that are not tensors or need none). Call it with
-``apply``: the result's ``grad_fn`` is a node named after the class, ``MyExpBackward``.
+``apply``: the result's ``grad_fn`` is a node named after the class, ``MyExpBackward``. ``backward`` may return
+more values than ``forward`` took arguments if the extra ones are None (a ``bias=None`` left out, say).
 
 >>> import autograd_tutor as torch
 >>> class MyExp(torch.autograd.Function):
@@ -100,6 +101,8 @@ class _CustomNode(FunctionCtx, _Node):
         grads = user.backward(self, grad if create_graph else Tensor._make(grad))
         grads = grads if isinstance(grads, tuple) else (grads,)
         expected = len(self._arg_is_tensor)
+        if len(grads) > expected and all(g is None for g in grads[expected:]):
+            grads = grads[:expected]  # as torch: extra gradients are allowed when all of them are None
         if len(grads) != expected:
             raise RuntimeError(f"function {self.name()} returned an incorrect number of gradients (expected "
                                f"{expected}, got {len(grads)})")
@@ -117,6 +120,7 @@ class _CustomNode(FunctionCtx, _Node):
 
 class Function:
     """Base class of operations written by the learner (see the module docstring)."""
+    __module__ = "autograd_tutor.autograd"  # its public name: torch.autograd.Function
 
     @staticmethod
     def forward(ctx, *args):

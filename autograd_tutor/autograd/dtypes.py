@@ -18,6 +18,7 @@ __all__ = ["dtype", "float16", "half", "float32", "float", "float64", "double", 
 
 class dtype:
     """A tensor element type: ``torch.float32`` and friends."""
+    __module__ = "autograd_tutor"  # its public name, as torch's torch.dtype
 
     def __init__(self, name: str, np_dtype) -> None:
         self.name = name

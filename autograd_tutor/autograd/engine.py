@@ -85,7 +85,7 @@ def _check_output(i: int, t) -> None:
     """Torch's errors for an output to differentiate that is not a tensor, or not part of a graph."""
     if not isinstance(t, Tensor):
         raise TypeError(f"backward() expects Tensors, got {type(t).__name__} at position {i}")
-    if not t._requires_grad:
+    if not t.requires_grad:
         raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
 
 

@@ -17,6 +17,7 @@ import numpy as np
 from .. import events
 from ..devices import check_cpu
 from . import random
+from .arguments import factory_out
 from .dtypes import dtype as _dtype, float32, from_numpy_dtype, kind_name
 from .tensor import Tensor
 
@@ -151,6 +152,7 @@ def _size_tuple(name: str, size, position: int) -> tuple:
     return _size((size,))
 
 
+@factory_out
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False) -> Tensor:
     """A tensor of shape ``size`` filled with ``fill_value`` (float32 for floats, int64 for ints)."""
     check_cpu(device)
@@ -158,10 +160,12 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad=False) -> T
     return _leaf(np.full(_size_tuple("full", size, 1), fill_value, _np_dtype(dtype, default)), requires_grad)
 
 
+@factory_out
 def ones(*sizes, size=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     return _leaf(np.ones(_shape("ones", sizes, size, device), _np_dtype(dtype, float32.np)), requires_grad)
 
 
+@factory_out
 def zeros(*sizes, size=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     try:
         shape = _shape("zeros", sizes, size, device)
@@ -172,6 +176,7 @@ def zeros(*sizes, size=None, dtype=None, device=None, requires_grad=False) -> Te
     return _leaf(np.zeros(shape, _np_dtype(dtype, float32.np)), requires_grad)
 
 
+@factory_out
 def empty(*sizes, size=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     """Uninitialised memory in torch; zeros here, so that results are reproducible."""
     return _leaf(np.zeros(_shape("empty", sizes, size, device), _np_dtype(dtype, float32.np)), requires_grad)
@@ -197,6 +202,7 @@ def full_like(input: Tensor, fill_value, dtype=None, device=None, requires_grad=
     return _like(input, fill_value, dtype, device, requires_grad)
 
 
+@factory_out
 def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False) -> Tensor:
     """``arange(5)`` is 0..4 (int64); any float argument gives float32."""
     check_cpu(device)
@@ -209,6 +215,7 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
     return _leaf(data.astype(_np_dtype(dtype, np.dtype(np.int64) if ints else float32.np)), requires_grad)
 
 
+@factory_out
 def linspace(start, end, steps, dtype=None, device=None, requires_grad=False) -> Tensor:
     """``steps`` evenly spaced numbers from ``start`` to ``end``, as torch computes them: with
     ``step = (end - start) / (steps - 1)``, the first half is ``start + step * i`` and the second half
@@ -237,6 +244,7 @@ def linspace(start, end, steps, dtype=None, device=None, requires_grad=False) ->
     return _leaf(values.astype(dt), requires_grad)
 
 
+@factory_out
 def eye(n, m=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     check_cpu(device)
     return _leaf(np.eye(n, m, dtype=_np_dtype(dtype, float32.np)), requires_grad)
@@ -255,6 +263,7 @@ def _drawn(draw, size: tuple, requires_grad: bool) -> Tensor:
     return _leaf(draw(math.prod(size)).reshape(size), requires_grad)
 
 
+@factory_out
 def rand(*sizes, size=None, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     """Uniform samples in [0, 1): the numbers torch draws after the same ``manual_seed``."""
     shape = _shape("rand", sizes, size, device)
@@ -263,6 +272,7 @@ def rand(*sizes, size=None, generator=None, dtype=None, device=None, requires_gr
     return _drawn(lambda n: gen.uniform(n, np_dtype), shape, requires_grad)
 
 
+@factory_out
 def randn(*sizes, size=None, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     """Standard normal samples: the numbers torch draws after the same ``manual_seed``."""
     shape = _shape("randn", sizes, size, device)
@@ -289,6 +299,7 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, device=None,
     return _drawn(lambda n: gen.normal(n, np_dtype, mean, std), shape, requires_grad)
 
 
+@factory_out
 def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=None,
             requires_grad=False) -> Tensor:
     """Integers in [low, high) (int64), as torch draws them: ``randint(10, (3,))``, ``randint(10, size=(3,))``
@@ -309,6 +320,7 @@ def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=N
     return _drawn(lambda n: gen.integers(n, int(low), int(high)).astype(np_dtype), shape, requires_grad)
 
 
+@factory_out
 def randperm(n: int, *, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     """A random permutation of ``0 .. n-1`` (int64), torch's for the same seed."""
     check_cpu(device)

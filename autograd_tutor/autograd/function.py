@@ -160,18 +160,23 @@ class Function(Node):
         n = len(inputs)
         if n == 2:
             a, b = inputs
+            if a._base is not None or b._base is not None:
+                _fresh(inputs)
             needs = (a._requires_grad, b._requires_grad)
         elif n == 1:
             a = inputs[0]
+            if a._base is not None:
+                _fresh(inputs)
             needs = (a._requires_grad,)
         else:
             a = inputs[0]
+            _fresh(inputs)
             needs = tuple([t._requires_grad for t in inputs])
         if not (grad_mode._grad_enabled[0] and True in needs) or grad_mode._inference[0]:
             data = cls.forward(_NULL_CTX, a, b) if n == 2 and not params else cls.forward(_NULL_CTX, *inputs, **params)
             out = Tensor._make(data, False, None, a._vbox if cls.is_view else None)
             if cls.is_view:
-                out._base = a._base if a._base is not None else a
+                _viewing(out, a, None if grad_mode._grad_enabled[0] else "no_grad")
             if events._subscribers:
                 out._announce()
             return out
@@ -190,7 +195,7 @@ class Function(Node):
         view = cls.is_view
         out = Tensor._make(data, True, ctx, a._vbox if view else None)
         if view:
-            out._base = a._base if a._base is not None else a
+            _viewing(out, a, None)
         # wire the node into the graph: edges, the inputs' shapes and dtypes (for _run), the saved result
         if n == 2:
             ctx.next_functions = (a._edge(), b._edge())
@@ -351,9 +356,9 @@ class Function(Node):
 
 
 class MultiOutputFunction(Function):
-    """An operation with several outputs (``split``, ``unbind``): one node for all of them, told apart by each
-    output's ``output_nr``, the number beside the node in a consumer's ``next_functions``. The outputs are
-    views of the input. ``forward`` returns a list of arrays; ``backward`` receives a list with one gradient
+    """An operation with several outputs (``split``, ``unbind``, ``svd``): one node for all of them, told apart by
+    each output's ``output_nr``, the number beside the node in a consumer's ``next_functions``. The outputs are
+    views of the input unless the class sets ``is_view = False``. ``forward`` returns a list of arrays; ``backward`` receives a list with one gradient
     per output (None where none arrived) and returns the input's gradient.
 
     >>> import autograd_tutor as torch
@@ -365,16 +370,19 @@ class MultiOutputFunction(Function):
 
     @classmethod
     def apply(cls, x, **params):
+        _fresh((x,))
         record = grad_mode._grad_enabled[0] and x._requires_grad and not grad_mode._inference[0]
         ctx = cls() if record else _NULL_CTX
         if record:
             ctx.needs_input_grad = (True,)
             ctx._saved = {}
         pieces = cls.forward(ctx, x, **params)
-        base = x._base if x._base is not None else x
-        outs = tuple([Tensor._make(piece, record, ctx if record else None, x._vbox) for piece in pieces])
+        view = cls.is_view  # views of x (split's pieces) share its memory and version counter; others (svd) not
+        outs = tuple([Tensor._make(piece, record, ctx if record else None, x._vbox if view else None)
+                      for piece in pieces])
         for nr, out in enumerate(outs):
-            out._base = base
+            if view:  # a piece may not be changed in place
+                _viewing(out, x, "multi_output" if grad_mode._grad_enabled[0] else "no_grad")
             if record:
                 out._output_nr = nr
         if record:
@@ -391,6 +399,23 @@ class MultiOutputFunction(Function):
             for out in outs:
                 out._announce()
         return outs
+
+
+def _fresh(inputs) -> None:
+    """In grad mode, give each input that is a view changed in place (through its base or another view) its
+    new ``grad_fn`` before it is recorded (``Tensor._fresh``)."""
+    if grad_mode._grad_enabled[0]:
+        for t in inputs:
+            t._fresh()
+
+
+def _viewing(out, a, origin) -> None:
+    """Make ``out`` a view of ``a``'s base: it shares its memory and version counter (``origin``: see
+    ``Tensor._view_origin``)."""
+    out._base = a._base if a._base is not None else a
+    out._view_version = a._vbox[0]
+    if origin is not None:
+        out._view_origin = origin
 
 
 def shown(out, **given):

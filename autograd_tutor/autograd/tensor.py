@@ -25,7 +25,7 @@ from .. import events
 from ..devices import CPU
 from . import grad_mode
 from ._printing import format_tensor
-from .dtypes import CPP_NAMES, LEGACY_NAMES, TORCH_NAMES, dtype as _dtype, from_numpy_dtype
+from .dtypes import CPP_NAMES, LEGACY_NAMES, TORCH_NAMES, dtype as _dtype, float32, from_numpy_dtype
 from .node import _ids, accumulate_node
 from .hooks import add_hook
 
@@ -48,6 +48,7 @@ SCALAR_WARNING = ("Converting a tensor with requires_grad=True to a scalar may l
 
 class Size(tuple):
     """A tensor's shape: a tuple that prints as ``torch.Size([2, 3])``."""
+    __module__ = "autograd_tutor"  # its public name, as torch's type(x.shape) is torch.Size
 
     def __repr__(self) -> str:
         return f"torch.Size({list(self)})"
@@ -57,36 +58,33 @@ class Size(tuple):
 
 
 class _ReturnType(tuple):
-    """A named pair such as ``torch.return_types.max(values=..., indices=...)``."""
+    """A named tuple such as ``torch.return_types.max(values=..., indices=...)``; its fields are in ``_fields``."""
     _name = ""
     _fields = ("values", "indices")
 
-    @property
-    def values(self):
-        return self[0]
-
-    @property
-    def indices(self):
-        return self[1]
-
     def __repr__(self) -> str:
-        first, second = self._fields
-        return f"torch.return_types.{self._name}(\n{first}={self[0]!r},\n{second}={self[1]!r})"
+        fields = ",\n".join(f"{name}={value!r}" for name, value in zip(self._fields, self))
+        return f"torch.return_types.{self._name}(\n{fields})"
+
+
+def _return_type(name: str, fields: tuple = ("values", "indices")) -> type:
+    """The class ``torch.return_types.<name>`` with a property per field, under that public name (pickle finds it
+    there too)."""
+    getters = {field: property(lambda self, i=i: self[i]) for i, field in enumerate(fields)}
+    return type(name, (_ReturnType,), {"_name": name, "_fields": fields, "__module__": "autograd_tutor",
+                                       "__qualname__": f"return_types.{name}", **getters})
 
 
 class return_types:
-    """Result types of ``max(dim)``, ``min(dim)``, ``sort``, ``topk``, ``cummax``, ``cummin`` and ``kthvalue``,
-    printed as torch prints them."""
-    max = type("max", (_ReturnType,), {"_name": "max"})
-    min = type("min", (_ReturnType,), {"_name": "min"})
-    sort = type("sort", (_ReturnType,), {"_name": "sort"})
-    topk = type("topk", (_ReturnType,), {"_name": "topk"})
-    cummax = type("cummax", (_ReturnType,), {"_name": "cummax"})
-    cummin = type("cummin", (_ReturnType,), {"_name": "cummin"})
-    kthvalue = type("kthvalue", (_ReturnType,), {"_name": "kthvalue"})
-    aminmax = type("aminmax", (_ReturnType,), {"_name": "aminmax", "min": _ReturnType.values,
-                                               "max": _ReturnType.indices, "_fields": ("min", "max")})
-    median = type("median", (_ReturnType,), {"_name": "median"})
+    """Result types of ``max(dim)``, ``min(dim)``, ``sort``, ``topk``, ``cummax``, ``cummin``, ``kthvalue``, ``svd``,
+    ``histogram`` ..., printed as torch prints them."""
+    __module__ = "autograd_tutor"
+    max, min, sort, topk = (_return_type(n) for n in ("max", "min", "sort", "topk"))
+    cummax, cummin, kthvalue, median = (_return_type(n) for n in ("cummax", "cummin", "kthvalue", "median"))
+    aminmax = _return_type("aminmax", ("min", "max"))
+    svd = _return_type("svd", ("U", "S", "V"))
+    linalg_svd = _return_type("linalg_svd", ("U", "S", "Vh"))
+    histogram = _return_type("histogram", ("hist", "bin_edges"))
 
 
 _warned_once: set = set()
@@ -187,6 +185,7 @@ _NO_EDGE = (None, 0)  # a consumer's next_functions entry for an input that need
 
 class Tensor:
     """A multi-dimensional array that can record the operations applied to it (see the module docstring)."""
+    __module__ = "autograd_tutor"  # type(x) prints <class 'autograd_tutor.Tensor'>, as torch's <class 'torch.Tensor'>
 
     __array_ufunc__ = None  # make NumPy hand `array * tensor` over to Tensor.__rmul__
 
@@ -202,6 +201,8 @@ class Tensor:
     _wrapped = False
     _inference = False
     _output_nr = 0  # which output of its grad_fn this tensor is (split's pieces: 0, 1, ...)
+    _view_version = 0  # a view (``_base`` set): the shared version counter's value when its grad_fn was made
+    _view_origin = None  # a view made under no_grad ("no_grad") or by split / unbind ("multi_output")
 
     @classmethod
     def _make(cls, data, requires_grad: bool = False, grad_fn=None, vbox=None) -> "Tensor":
@@ -218,8 +219,11 @@ class Tensor:
             t._inference = True
         return t
 
-    def __init__(self, *args, **kwargs) -> None:
-        raise TypeError("create tensors with torch.tensor(data), torch.ones(...), torch.zeros(...) and friends")
+    def __new__(cls, *args, **kwargs) -> "Tensor":
+        """``torch.Tensor(data)``, ``torch.Tensor(2, 3)``, ``torch.Tensor()``: the legacy constructor, a float32
+        tensor (``torch.tensor(data)`` is the modern spelling); see ``legacy.py``."""
+        from ..legacy import new  # legacy builds on the factories, which build on Tensor: reached at call time
+        return new(float32, args, kwargs, any_tensor=True)
 
     def _announce(self) -> None:
         if not events.wanted(events.TensorCreated):
@@ -229,6 +233,13 @@ class Tensor:
         events.TensorCreated.emit(tensor_id=self._id, shape=d.shape, dtype=TORCH_NAMES[d.dtype],
                                   requires_grad=self._requires_grad, is_leaf=fn is None,
                                   grad_fn_id=fn._id if fn is not None else None, value=events.copy_of(d))
+
+    def _fresh(self) -> None:
+        """Make this view's ``grad_fn`` again if its base, or another view of it, was changed in place since
+        (``ops/views.py``); nothing for a tensor that is not a view."""
+        if self._base is not None and self._vbox[0] != self._view_version:
+            from .ops.views import regrow  # the operations build on Tensor: reached at call time
+            regrow(self)
 
     def _edge(self) -> tuple:
         """This tensor's entry in a consumer's ``next_functions``."""
@@ -244,6 +255,11 @@ class Tensor:
     # ------------------------------------------------------------ autograd attributes
     @property
     def requires_grad(self) -> bool:
+        """Whether operations on this tensor are recorded; a view requires grad when its base does (torch's
+        rule, also for a view made under no_grad)."""
+        if self._base is not None:
+            self._fresh()
+            return self._requires_grad or self._base._requires_grad
         return self._requires_grad
 
     @requires_grad.setter
@@ -275,6 +291,8 @@ class Tensor:
     @property
     def grad_fn(self):
         """The node that made this tensor (None for a leaf); read-only, as in torch."""
+        if self._base is not None:
+            self._fresh()
         return self._grad_fn
 
     @grad_fn.setter
@@ -283,7 +301,7 @@ class Tensor:
 
     @property
     def is_leaf(self) -> bool:
-        return self._grad_fn is None
+        return self.grad_fn is None
 
     @is_leaf.setter
     def is_leaf(self, value) -> None:
@@ -438,6 +456,11 @@ class Tensor:
             raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         return strides if dim is None else strides[_dim(dim, self.ndim)]
 
+    def storage_offset(self) -> int:
+        """Where the first element sits in the memory this tensor shares with its base, counted in elements:
+        ``x[1:, 2]`` of a (3, 4) ``x`` starts at 6."""
+        return _in_memory(self._data)[1] // self._data.itemsize
+
     def contiguous(self) -> "Tensor":
         return self if self._data.flags.c_contiguous else self.clone()
 
@@ -505,10 +528,15 @@ class Tensor:
 
     def __repr__(self) -> str:
         suffixes = []
-        if self.grad_fn is not None:
-            suffixes.append(f"grad_fn=<{type(self.grad_fn).__name__}>")
-        elif self._requires_grad:
-            suffixes.append("requires_grad=True")
+        try:
+            fn = self.grad_fn
+        except RuntimeError:  # a view whose grad_fn torch refuses to make again (ops/views.py)
+            suffixes.append("grad_fn=<Invalid>")
+        else:
+            if fn is not None:
+                suffixes.append(f"grad_fn=<{type(fn).__name__}>")
+            elif self.requires_grad:
+                suffixes.append("requires_grad=True")
         return format_tensor(self._data, suffixes)
 
     __str__ = __repr__
@@ -531,10 +559,8 @@ class Tensor:
             warnings.warn(f"backward hook {hook!r} on tensor will not be serialized.  If this is expected, you can "
                           "decorate the function with @torch.utils.hooks.unserializable_hook to suppress this "
                           "warning", UserWarning, stacklevel=2)
-        data = root = self._data
-        while isinstance(root.base, np.ndarray):
-            root = root.base
-        offset = data.__array_interface__["data"][0] - root.__array_interface__["data"][0]
+        data = self._data
+        root, offset = _in_memory(data)
         return (_rebuild, (type(self), root, offset, data.shape, data.strides, data.dtype, self._requires_grad))
 
     def __deepcopy__(self, memo):
@@ -554,6 +580,15 @@ class Tensor:
             if d in dims[:i]:
                 raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
         return dims if dims and self.ndim else tuple(range(self.ndim))
+
+
+def _in_memory(data: np.ndarray) -> tuple:
+    """The whole array ``data`` lives in (its NumPy base, all the way down) and the byte offset of its first element
+    there."""
+    root = data
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    return root, data.__array_interface__["data"][0] - root.__array_interface__["data"][0]
 
 
 def _rebuild(cls, root: np.ndarray, offset: int, shape: tuple, strides: tuple, dtype, requires_grad: bool):

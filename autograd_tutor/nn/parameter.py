@@ -36,7 +36,7 @@ class Parameter(Tensor):
         return p
 
     def __init__(self, data: Tensor | None = None, requires_grad: bool = True) -> None:
-        pass  # everything happens in __new__ (Tensor.__init__ refuses direct construction)
+        pass  # everything happens in __new__
 
     def __repr__(self) -> str:
         return "Parameter containing:\n" + super().__repr__()

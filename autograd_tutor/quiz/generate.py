@@ -25,14 +25,18 @@ from typing import Optional
 
 import numpy as np
 
+from ..autograd.function import AccumulateGrad
 from .facts import GraphFacts, TensorFact
 from .keys import ChoiceKey, ClassifyKey, NumericKey, TextKey
 from .model import CATEGORIES, Question, Quiz, diagram
 
-__all__ = ["quiz_from", "caller_namespace", "MAX_CHOICES", "MAX_DIAGRAM"]
+__all__ = ["quiz_from", "caller_namespace", "values_text", "MAX_CHOICES", "MAX_DIAGRAM"]
 
 #: Tensors offered as choices, at most.
 MAX_CHOICES = 8
+#: When fewer tensors have names, unnamed results of the graph are offered too, up to this many choices (so a
+#: graph with two names, ``x`` and ``total``, still asks something to think about).
+MIN_CHOICES = 4
 #: A classify question is made only for graphs with at most this many tensors (the diagram must stay legible).
 MAX_DIAGRAM = 30
 
@@ -52,9 +56,25 @@ def _c(name: str) -> str:
     return f"`{name}`"
 
 
-def _names(facts: list) -> str:
-    names = [_c(f.name) for f in facts]
+def _names(facts: list, labels: Optional[dict] = None) -> str:
+    names = [(labels or {}).get(f.key) or _c(f.name) for f in facts]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _unnamed_labels(facts: list) -> dict:
+    """How a choice names results the learner gave no name: "the unnamed `MulBackward0` result", numbered
+    ("#1", "#2", in the order they were computed) when one node name is there twice."""
+    names = [f.node.name() for f in facts]
+    labels, seen = {}, {}
+    for f, name in zip(facts, names):
+        seen[name] = seen.get(name, 0) + 1
+        number = f" #{seen[name]}" if names.count(name) > 1 else ""
+        labels[f.key] = f"the unnamed `{name}` result{number}"
+    return labels
+
+
+def _is_leaf(f: TensorFact) -> bool:
+    return f.tensor is not None and f.tensor.is_leaf
 
 
 def _num(x: float) -> str:
@@ -72,15 +92,27 @@ def _tolerance(value: float) -> float:
     return 5e-3 * max(1.0, abs(value))
 
 
+def values_text(data, most: int = 6) -> str:
+    """An array's values to read at a glance: 4 significant digits, a list for more than one number, at most
+    ``most`` of them.
+
+    >>> values_text(np.float32(2.5)), values_text(np.arange(8.0) / 3, most=4)
+    ('2.5', '[0, 0.3333, 0.6667, 1, ...]')
+    """
+    data = np.asarray(data)
+    if data.ndim == 0:
+        return _num(float(data))
+    flat = data.ravel()
+    return "[" + ", ".join(_num(float(v)) for v in flat[:most]) + (", ...]" if flat.size > most else "]")
+
+
 def _values(facts: GraphFacts) -> str:
     """The values of the named leaves, to compute with: "`x` = 2, `w` = 3"."""
     parts = []
     for f in facts.named:
         t = f.tensor
         if t.is_leaf and t.numel() <= 6:
-            data = t._data
-            shown = _num(float(data)) if data.ndim == 0 else "[" + ", ".join(_num(v) for v in data.ravel()) + "]"
-            parts.append(f"{_c(f.name)} = {shown}")
+            parts.append(f"{_c(f.name)} = {values_text(t._data)}")
     return ", ".join(parts)
 
 
@@ -91,7 +123,17 @@ class _Generator:
         self.call = (f"{self.root}.backward()" if facts.root.numel() == 1
                      else f"{self.root}.backward(torch.ones_like({self.root}))")
         self.choices = facts.named[:MAX_CHOICES]
+        unnamed = [f for f in facts.tensors
+                   if f.name is None and f.on_graph and not isinstance(f.node, AccumulateGrad)]
+        if len(self.choices) >= 2:  # unnamed results of different operations first (an Exp, a Mul, an Add)
+            names = [f.node.name() for f in unnamed]
+            unnamed = sorted(unnamed, key=lambda f: names[:unnamed.index(f)].count(f.node.name()))
+            self.choices += unnamed[:max(0, MIN_CHOICES - len(self.choices))]
+        self.labels = _unnamed_labels([f for f in facts.tensors if f in unnamed])  # numbered in graph order
         self.grads_known = facts.received is not None and not facts.hooked
+
+    def choice_texts(self) -> tuple:
+        return tuple(self.labels.get(f.key) or _c(f.name) for f in self.choices)
 
     def _finite(self, f: TensorFact) -> bool:
         """Whether the gradient a question would ask about (its first element) is a finite number."""
@@ -105,24 +147,26 @@ class _Generator:
     def leaves(self) -> Optional[Question]:
         if len(self.choices) < 2:
             return None
-        leaves = [f for f in self.choices if f.tensor.is_leaf]
-        others = [f for f in self.choices if not f.tensor.is_leaf]
+        leaves = [f for f in self.choices if _is_leaf(f)]
+        others = [f for f in self.choices if not _is_leaf(f)]
         parts = []
         if leaves:
             one = len(leaves) == 1
-            parts.append(f"{_names(leaves)} {'is a leaf' if one else 'are leaves'}: no recorded operation produced "
-                         f"{'it' if one else 'them'}, so `grad_fn` is None (whether or not it requires grad).")
+            parts.append(f"{_names(leaves, self.labels)} {'is a leaf' if one else 'are leaves'}: no recorded "
+                         f"operation produced {'it' if one else 'them'}, so `grad_fn` is None (whether or not it "
+                         "requires grad).")
         if others:
             one = len(others) == 1
-            parts.append(f"{_names(others)} came out of recorded operations and {'has' if one else 'have'} a "
-                         f"`grad_fn`, so {'it is' if one else 'they are'} not {'a leaf' if one else 'leaves'}.")
+            parts.append(f"{_names(others, self.labels)} came out of recorded operations and "
+                         f"{'has' if one else 'have'} a `grad_fn`, so {'it is' if one else 'they are'} not "
+                         f"{'a leaf' if one else 'leaves'}.")
         if any(not f.on_graph and not f.tensor.requires_grad for f in leaves):
             parts.append("A tensor made by `.detach()`, under `torch.no_grad()`, or from inputs that do not "
                          "require grad is a new leaf as well.")
         return Question(
             "leaves", "multiple", "Which of these tensors are leaves (`is_leaf` is `True`)?",
-            ChoiceKey.many([i for i, f in enumerate(self.choices) if f.tensor.is_leaf], len(self.choices)),
-            " ".join(parts), choices=tuple(_c(f.name) for f in self.choices),
+            ChoiceKey.many([i for i, f in enumerate(self.choices) if _is_leaf(f)], len(self.choices)),
+            " ".join(parts), choices=self.choice_texts(),
             hint="A tensor is a leaf when no recorded operation produced it.")
 
     def grad_fn(self) -> Question:
@@ -145,27 +189,30 @@ class _Generator:
         yes = [f for f in self.choices if self.f.gets_grad(f)]
         if not yes:
             return None
-        retained = [f for f in yes if not f.tensor.is_leaf]
+        retained = [f for f in yes if not _is_leaf(f)]
         no = [f for f in self.choices if f not in yes]
         parts = [f"`{self.call}` stores gradients in the leaves that require grad"
-                 + (f" ({_names([f for f in yes if f.tensor.is_leaf])})" if len(yes) > len(retained) else "")
-                 + (f", and in {_names(retained)}, which called `retain_grad()`" if retained else "") + "."]
-        untracked = [f for f in no if f.tensor.is_leaf and not f.tensor.requires_grad]
-        passing = [f for f in no if not f.tensor.is_leaf and f.on_graph]
-        off = [f for f in no if f.tensor.requires_grad and not f.on_graph]
+                 + (f" ({_names([f for f in yes if _is_leaf(f)], self.labels)})" if len(yes) > len(retained)
+                    else "")
+                 + (f", and in {_names(retained, self.labels)}, which called `retain_grad()`" if retained else "")
+                 + "."]
+        untracked = [f for f in no if _is_leaf(f) and not f.tensor.requires_grad]
+        passing = [f for f in no if not _is_leaf(f) and f.on_graph]
+        off = [f for f in no if not f.on_graph and f.tensor.requires_grad]
         if untracked:
             one = len(untracked) == 1
-            parts.append(f"{_names(untracked)} {'does' if one else 'do'} not require grad, so autograd never "
-                         f"computes a gradient for {'it' if one else 'them'}.")
+            parts.append(f"{_names(untracked, self.labels)} {'does' if one else 'do'} not require grad, so "
+                         f"autograd never computes a gradient for {'it' if one else 'them'}.")
         if passing:
-            parts.append(f"The gradients of {_names(passing)} pass through on their way to the leaves and are "
-                         "not kept.")
+            parts.append(f"The gradients of {_names(passing, self.labels)} pass through on their way to the "
+                         "leaves and are not kept.")
         if off:
-            parts.append(f"{_names(off)} {'is' if len(off) == 1 else 'are'} not on the graph of `{self.root}`.")
+            parts.append(f"{_names(off, self.labels)} {'is' if len(off) == 1 else 'are'} not on the graph of "
+                         f"`{self.root}`.")
         return Question(
             "gets-grad", "multiple", f"After `{self.call}`, which of these tensors have a gradient stored in `.grad`?",
             ChoiceKey.many([i for i, f in enumerate(self.choices) if f in yes], len(self.choices)),
-            " ".join(parts), choices=tuple(_c(f.name) for f in self.choices),
+            " ".join(parts), choices=self.choice_texts(),
             hint="By default only one kind of tensor keeps its gradient; `retain_grad()` adds exceptions.")
 
     def grad_value(self) -> Optional[Question]:

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import math
 
+from .heat import GAP
 from .metrics import ASCENT, DESCENT, text_width
 
-__all__ = ["node_size", "label_size", "label_text", "fit", "row_texts", "baseline", "room", "BASELINES", "LABEL_CHARS", "LABEL_SIZE", "GRAD_SIZE",
+__all__ = ["node_size", "label_size", "label_text", "fit", "row_texts", "baseline", "room", "heat_shift", "heat_top", "BASELINES", "LABEL_CHARS", "LABEL_SIZE", "GRAD_SIZE",
            "SIZES", "STACK", "ROW_PAD"]
 
 #: Font size (px) and weight of each row: name, operation, value, gradient, saved.
@@ -51,14 +52,28 @@ def row_texts(n: dict, grad: str = None) -> list:
     label = n["label"] + (f" ×{n['hidden'] + 1}" if n["hidden"] and n["kind"] != "collapsed" else "")
     grad_row = f"grad {grad}" if grad and grad != "None" else "grad None" if n["kind"] == "leaf" else ""
     saved = ("saved: " + " ".join(n["saved"])) if n["saved"] else ""
-    return [label, n["sub"], n["value"], grad_row, saved]
+    value = n["value"].split(" [")[0] if n.get("heat") else n["value"]  # a heatmap: its shape above it
+    return [label, n["sub"], value, grad_row, saved]
+
+
+def heat_shift(n: dict) -> float:
+    """How far a node's heatmap (under its value row) pushes the rows below it down (0 without one)."""
+    heat = n.get("heat")
+    return heat["h"] + GAP if heat else 0
+
+
+def heat_top(n: dict) -> float:
+    """Where a node's heatmap starts, from the top of its box."""
+    return n["top"] + BASELINES[2] + GAP
 
 
 def node_size(n: dict, ports: int) -> tuple:
     """``(width, height, text_top)`` of a node's box (without the shadow boxes of a folded node)."""
     leaf = n["kind"] == "leaf"
-    top = _LEAF_EXTRA // 2 if leaf else 0
-    h = _HEIGHT + (_LEAF_EXTRA if leaf else 0) + (_SAVED_ROW if n["saved"] else 0)
+    roomy = leaf or n["kind"] == "group"  # a pill's rounded ends, a group's band: the rows start lower
+    top = _LEAF_EXTRA // 2 if roomy else 0
+    shift = heat_shift(n)
+    h = _HEIGHT + (_LEAF_EXTRA if roomy else 0) + (_SAVED_ROW if n["saved"] else 0) + shift
     h = max(h, 16 + _PORT * (ports - 1))
     texts = row_texts(n)
     if n["value"]:  # room for any gradient of the value's shape (the replay changes it)
@@ -70,8 +85,12 @@ def node_size(n: dict, ports: int) -> tuple:
         row = min(i, 4)
         need = text_width(text, SIZES[row], BOLD[row]) + 2 * ROW_PAD
         if leaf:
-            base = h - 6 if row == 4 else top + BASELINES[row]
+            base = h - 6 if row == 4 else top + BASELINES[row] + (shift if row == 3 else 0)
             need += 2 * _pill_inset(h, base - ASCENT * SIZES[row], base + DESCENT * SIZES[row])
+        w = max(w, math.ceil(need / _STEP) * _STEP)
+    if shift:
+        y0 = top + BASELINES[2] + GAP
+        need = n["heat"]["w"] + 2 * ROW_PAD + (2 * _pill_inset(h, y0, y0 + n["heat"]["h"]) if leaf else 0)
         w = max(w, math.ceil(need / _STEP) * _STEP)
     return w, h, top
 
@@ -101,7 +120,7 @@ def label_size(grad: str, source_value: str) -> tuple:
 
 def baseline(n: dict, row: int) -> float:
     """The baseline of row ``row`` of a placed node (``h``, ``top``), from the top of its box."""
-    return n["h"] - 6 if row == 4 else n["top"] + BASELINES[row]
+    return n["h"] - 6 if row == 4 else n["top"] + BASELINES[row] + (heat_shift(n) if row == 3 else 0)
 
 
 def room(n: dict, row: int) -> float:

@@ -13,13 +13,17 @@ narration, so they agree everywhere.
 from __future__ import annotations
 
 import math
+from typing import Optional
 
 import numpy as np
 
-__all__ = ["number", "summary", "head", "Value"]
+__all__ = ["number", "summary", "head", "Value", "sample_grid", "HEAT_MIN"]
 
-#: How many numbers of an array a summary keeps (and shows at most).
+#: How many numbers of an array a summary shows at most.
 HEAD = 3
+#: An array of more numbers than this is drawn as a heatmap of its ``GRID`` samples (rows, columns at most);
+#: its first ``NUMBERS`` numbers are kept exactly, for the tooltip.
+HEAT_MIN, GRID, NUMBERS = 6, (6, 16), 32
 _FLOATS = (np.float16, np.float32, np.float64)
 
 
@@ -40,19 +44,22 @@ def number(x) -> str:
 
 
 class Value:
-    """What a drawing keeps of an array: its shape and its first few numbers (never the whole array).
+    """What a drawing keeps of an array: its shape, its first few numbers and, for more than ``HEAT_MIN``
+    numbers, a small grid of samples to draw as a heatmap (never the whole array).
 
-    Keeping only a head bounds the memory of a recording however large the tensors are.
+    Keeping only a head and a grid bounds the memory of a recording however large the tensors are.
 
-    >>> Value.of(np.ones((100, 100))).text
-    '(100, 100) [1, 1, 1, …]'
+    >>> v = Value.of(np.ones((100, 100)))
+    >>> v.text, v.grid[:2], len(v.grid[2])
+    ('(100, 100) [1, 1, 1, …]', (6, 16), 96)
     """
-    __slots__ = ("shape", "head", "size", "_text")
+    __slots__ = ("shape", "head", "size", "grid", "_text")
 
-    def __init__(self, shape: tuple, head: tuple) -> None:
+    def __init__(self, shape: tuple, head: tuple, grid: Optional[tuple] = None) -> None:
         self.shape = tuple(shape)
         self.head = head
         self.size = math.prod(self.shape)
+        self.grid = grid  # (rows, cols, samples row by row), see sample_grid
         self._text = None
 
     @classmethod
@@ -62,7 +69,10 @@ class Value:
         a = array if type(array) is np.ndarray else np.asarray(array)
         if a.ndim == 0:
             return cls((), (a.item(),))
-        return cls(a.shape, tuple(a.reshape(-1)[:HEAD + 1].tolist()))
+        flat = a.reshape(-1)
+        if flat.size <= HEAT_MIN:
+            return cls(a.shape, tuple(flat[:HEAD + 1].tolist()))
+        return cls(a.shape, tuple(flat[:NUMBERS].tolist()), sample_grid(a))
 
     @property
     def scalar(self):
@@ -75,11 +85,31 @@ class Value:
             self._text = _text(self.shape, self.head, self.size)
         return self._text
 
+    @property
+    def numbers(self) -> str:
+        """The exact numbers kept (all of a small array, the first ``NUMBERS`` of a larger one), for a tooltip."""
+        shown = ", ".join(number(v) for v in self.head)
+        return shown if len(self.head) == self.size else f"{shown}, … (the first {len(self.head)} of {self.size:,})"
+
     def __eq__(self, other) -> bool:
-        return isinstance(other, Value) and self.shape == other.shape and self.head == other.head
+        return (isinstance(other, Value) and self.shape == other.shape and self.head == other.head
+                and self.grid == other.grid)
 
     def __repr__(self) -> str:
         return f"Value({self.text})"
+
+
+def sample_grid(a: np.ndarray) -> tuple:
+    """``(rows, cols, samples)`` of an array seen as a matrix (the last dimension across, the others down),
+    sampled at evenly spaced rows and columns to at most ``GRID`` = (rows, cols): what a heatmap draws.
+
+    >>> sample_grid(np.arange(6.).reshape(2, 3))
+    (2, 3, (0.0, 1.0, 2.0, 3.0, 4.0, 5.0))
+    """
+    m = a.reshape(1, -1) if a.ndim < 2 else a.reshape(-1, a.shape[-1])
+    rows, cols = (np.linspace(0, n - 1, min(n, most)).round().astype(int) for n, most in zip(m.shape, GRID))
+    picked = m[np.ix_(rows, cols)].astype(float)
+    return len(rows), len(cols), tuple(picked.reshape(-1).tolist())
 
 
 def _text(shape: tuple, head: tuple, size: int) -> str:

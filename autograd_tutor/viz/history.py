@@ -78,15 +78,20 @@ class PassRecord:
             self._ran = ran + (round(self.dropped * ran / max(len(kept) - 3, 1)) if self.dropped else 0)
         return self._ran
 
-    def ran_through(self, *keys) -> bool:
-        """Whether the pass started at, ran or failed at a node whose id is in one of ``keys`` (sets or dicts of
-        graph node ids; a leaf's tensor id counts for a pass that starts at the leaf)."""
+    @property
+    def nodes(self) -> frozenset:
+        """The ids of the graph nodes the pass started at, ran or failed at (and of a leaf it started at)."""
         if self._nodes is None:
             ids = set(self.events[0].root_node_ids) | set(self.events[0].root_ids)
             ids.update([e.node_id for e in self.events if e.kind == "node_executed" or e.kind == "backward_failed"])
             ids.discard(None)
             self._nodes = frozenset(ids)
-        return any(any(map(m.__contains__, self._nodes)) for m in keys)
+        return self._nodes
+
+    def ran_through(self, *keys) -> bool:
+        """Whether the pass started at, ran or failed at a node whose id is in one of ``keys`` (sets or dicts of
+        graph node ids; a leaf's tensor id counts for a pass that starts at the leaf)."""
+        return any(any(map(m.__contains__, self.nodes)) for m in keys)
 
     def filled(self, *tensor_ids) -> bool:
         """Whether the pass changed the ``.grad`` of a tensor whose id is in one of ``tensor_ids``."""

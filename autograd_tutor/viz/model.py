@@ -37,6 +37,8 @@ from typing import Iterable, Mapping, Optional
 
 from .format import Value
 from .geometry import Geometry
+from .groups import CALLS, Grouping, module_names
+from .heat import heat_of
 from .layout import Layout
 from .names import is_tensor, tensors_in
 from .passes import MAX_PASSES, PassRecording
@@ -130,8 +132,10 @@ class GraphModel(PassRecording):
 
     ``max_nodes`` is the node budget: past it, a new node that repeats the shape of a visible one (same
     kind, same op, same kinds of inputs) is folded into it (``hidden`` counts them), and any other new node
-    into one ``collapsed`` node per layer. ``grow=False`` keeps the structure fixed: events then only update
-    gradients, saved state and the replay of the nodes already drawn.
+    into one ``collapsed`` node per layer. Before that, an op that repeats a drawn op a backward pass ran (the
+    next step of a training loop) is counted on it (:meth:`_copy_op`), so a loop draws one step. ``grow=False``
+    keeps the structure fixed: events then only update gradients, saved state and the replay of the nodes
+    already drawn.
     """
 
     def __init__(self, max_nodes: Optional[int] = 400, grow: bool = True) -> None:
@@ -153,6 +157,11 @@ class GraphModel(PassRecording):
         self._more: dict = {}        # layer -> key of its collapsed node
         self._folds: dict = {}       # (kind, op, layer, visible inputs) -> where such a node folds (see _fold)
         self._repeats: dict = {}     # shape of an op past the budget -> how it folds (see _repeat_op)
+        self._copies: dict = {}      # shape of a drawn op, whichever constants it takes -> its key (see _copy_op)
+        self._ran: set = set()       # keys of the drawn nodes a backward pass of this drawing ran
+        self._copied = ([], [])      # what _copy_op counted since the last pass: (keys, edges)
+        self._grown = 0              # how many nodes were drawn at the end of this drawing's last pass
+        self._step = None            # a repeated step, learned (see PassRecording._learn_step)
         self._objects: dict = {}     # id(obj) -> (obj, key) for objects walked without engine ids (torch)
         self._enriched: set = set()
         self._current: Optional[list] = None
@@ -170,6 +179,7 @@ class GraphModel(PassRecording):
         self.note = ""               # said once: the leaves' .grad changed since this drawing's last pass
         self.counting = False        # past the budget, a live drawing counts passes instead of growing
         self.counted = [0, 0]        # backward passes, and the nodes they ran, counted that way
+        self.grouping = Grouping()   # the module calls that made its nodes (see groups.py)
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -177,9 +187,11 @@ class GraphModel(PassRecording):
                     grow: bool = False) -> "GraphModel":
         """The graph that produced ``tensor`` (ours or PyTorch's), with names from ``namespace``."""
         model = cls(max_nodes=max_nodes, grow=grow)
+        model.grouping.calls = CALLS  # the module calls of the session, if recorded (see groups.CALLS)
         model.add_tensor(tensor)
         if namespace is not None:
             model.set_names(tensors_in(namespace))
+            model.grouping.names = module_names(namespace.items())
         return model
 
     @classmethod
@@ -190,6 +202,7 @@ class GraphModel(PassRecording):
         model.apply_all(trace)
         if namespace is not None:
             model.set_names(tensors_in(namespace))
+            model.grouping.names = module_names(namespace.items())
         return model
 
     def node(self, key: int) -> Optional[VizNode]:
@@ -229,6 +242,7 @@ class GraphModel(PassRecording):
         """A node's kind or op changed: its drawing, and the folds remembered from its signature, are stale."""
         self._folds.clear()
         self._repeats.clear()
+        self._copies.clear()
         self._touch(key)
 
     def _new(self, key: int, kind: str, op: str = "", tensor_id=None, value=None, inputs=(),
@@ -391,6 +405,7 @@ class GraphModel(PassRecording):
         is read: the live widget subscribes these handlers directly, kind by kind."""
         handlers = {kind: handler.__get__(self) for kind, handler in _HANDLERS.items()}
         handlers.update(dict.fromkeys(_QUEUED, self._queue.append))
+        handlers.update(self.grouping.calls.handlers())
         return handlers
 
     def settle(self, passes: bool = True) -> None:
@@ -456,9 +471,17 @@ class GraphModel(PassRecording):
             self._acc.update(e.leaf_nodes)  # AccumulateGrad node id -> leaf tensor id
         if self.max_nodes is not None and len(self.visible) >= self.max_nodes:
             self._repeat_op(e)
-        else:
-            self._add_op(e.node_id, e.name, self._specs(e), tuple([n for n, _ in e.saved]), e.output_id,
-                         "saved" if e.saved else "none")
+            return
+        copies = self._copies
+        if self._ran:
+            target = copies.get(self._shape(e, constants=False))
+            if target in self._ran:
+                self._copy_op(e, target)
+                return
+        node = self._add_op(e.node_id, e.name, self._specs(e), tuple([n for n, _ in e.saved]), e.output_id,
+                            "saved" if e.saved else "none")
+        if node.key == e.node_id:
+            copies.setdefault(self._shape(e, constants=False), node.key)
 
     def _specs(self, e) -> list:
         """The inputs of a NodeCreated event as :meth:`_add_op` takes them (see :meth:`_input_specs`)."""
@@ -478,18 +501,63 @@ class GraphModel(PassRecording):
                 specs.append((nid, "op", tid, None, True))
         return specs
 
+    def _shape(self, e, constants: bool = True) -> tuple:
+        """A NodeCreated event's op name and, input by input, its kind and the visible node it stands for (None:
+        not drawn yet; with ``constants=False``, None for every constant, whichever tensor or number it is)."""
+        nodes, rep, acc = self._nodes, self._rep, self._acc
+        shape = [e.name]
+        for (nid, _), tid in zip(e.next_functions, e.input_ids):
+            if nid is None:
+                shape.append(("constant", (tid if tid in nodes else rep.get(tid)) if constants else None))
+            else:
+                key = tid if nid in acc else nid
+                shape.append(("leaf" if nid in acc else "op", key if key in nodes else rep.get(key)))
+        return tuple(shape)
+
+    def _copy_op(self, e, target: int) -> None:
+        """Count an op on the drawn op ``target`` it repeats, after a pass ran ``target``: the same op on the same
+        drawn inputs (constants aside). So the next step of a training loop, a new graph over the same
+        parameters, folds onto the first step's nodes (``× 300``) instead of drawing a copy of the step: the
+        drawing stays one step, whose passes are all its own. Its new constants are counted on the target's
+        constants and its edges on the target's edges."""
+        nodes, rep, edge_at, pending = self._nodes, self._rep, self._edge_at, self._pending
+        keys, edges = self._copied
+        self._count(e.node_id, target)
+        keys.append(target)
+        for position, ((nid, _), tid) in enumerate(zip(e.next_functions, e.input_ids)):
+            edge = edge_at.get((target, position))
+            if edge is None:  # an optional input left out (no bias)
+                continue
+            edge.count += 1
+            edges.append(edge)
+            if nid is None and tid not in nodes and tid not in rep and nodes[edge.src].kind == "constant":
+                pending.pop(tid, None)  # its value is not needed: it will not be drawn
+                self._count(next(self._synthetic) if tid is None else tid, edge.src)
+                keys.append(edge.src)
+
+    def _count_copy(self, folds: list, keys: list, edges: list) -> None:
+        """One more copy of a learned step (see :meth:`PassRecording._repeat_step`): the ``(id, key)`` of
+        ``folds`` fold its graph nodes onto the step's, and what one copy counted (``keys``, ``edges``) is
+        counted again."""
+        rep, nodes, json = self._rep, self._nodes, self._json
+        if len(rep) + len(folds) >= _REP_LIMIT:
+            self._forget()
+        rep.update(folds)
+        for key in keys:
+            nodes[key].hidden += 1
+            json.pop(key, None)  # its drawing is stale
+        for edge in edges:
+            edge.count += 1
+        self.hidden += len(keys)
+        self.version += len(keys)
+
     def _repeat_op(self, e) -> None:
         """:meth:`_add_op` past the budget, where everything folds. An op whose shape (its name, and the kind
         and visible node of each input) folded before folds the same way: it and its new inputs are counted
         where the first one went, and its edges on the edges drawn for it, with no signature worked out and
         no input described."""
         nodes, rep, acc = self._nodes, self._rep, self._acc
-        shape = [e.name]
-        for (nid, _), tid in zip(e.next_functions, e.input_ids):
-            key = tid if nid is None or nid in acc else nid
-            shape.append(("constant" if nid is None else "leaf" if nid in acc else "op",
-                          key if key in nodes else rep.get(key)))
-        shape = tuple(shape)
+        shape = self._shape(e)
         plan = self._repeats.get(shape)
         if plan is None:  # the first of its shape: fold it step by step, and remember how
             specs = self._specs(e)
@@ -655,8 +723,12 @@ class GraphModel(PassRecording):
                     stack.append(child)
 
     # ------------------------------------------------------------------ snapshot
-    def snapshot(self) -> dict:
+    def snapshot(self, expanded: Optional[Iterable[int]] = None) -> dict:
         """The JSON-ready drawing: nodes and edges with pixel geometry, in display order (indices never change).
+
+        When nodes were made by module calls, ``groups`` lists them (see :mod:`.groups`) and ``expanded`` says
+        which are drawn open (default: all up to 30 nodes, none beyond); a node inside a closed group is placed
+        on its group's box and marked ``inside``, an edge inside one has no ``path``.
 
         >>> import autograd_tutor as torch
         >>> x = torch.tensor(2., requires_grad=True)
@@ -667,7 +739,10 @@ class GraphModel(PassRecording):
         cache, edge_cache = self._json, self._edge_cache
         nodes = [cache.get(n.key) or cache.setdefault(n.key, _node_json(n)) for n in self.visible]
         edges = [edge_cache.get(e.index) or edge_cache.setdefault(e.index, self._edge_json(e)) for e in self.edges]
-        return dict(self._geometry.place(nodes, edges, self.hidden), counted=list(self.counted))
+        placed = self.grouping.view(self, nodes, edges, expanded)
+        if placed is None:
+            placed = self._geometry.place(nodes, edges, self.hidden)
+        return dict(placed, counted=list(self.counted))
 
     def snapshot_json(self, snapshot: dict) -> str:
         """``json.dumps(snapshot)`` (compact) of what :meth:`snapshot` returned, encoding again only the runs of
@@ -702,10 +777,13 @@ class GraphModel(PassRecording):
 
 
 def _node_json(n: VizNode) -> dict:
-    return {"key": n.index, "kind": n.kind, "label": n.label, "sub": n.subtitle, "op": n.op,
-            "value": n.value.text if n.value is not None else "",
-            "grad": n.grad.text if n.grad is not None else "",
-            "saved": list(n.saved), "state": n.saved_state, "hidden": n.hidden, "root": n.root}
+    out = {"key": n.index, "kind": n.kind, "label": n.label, "sub": n.subtitle, "op": n.op,
+           "value": n.value.text if n.value is not None else "",
+           "grad": n.grad.text if n.grad is not None else "",
+           "saved": list(n.saved), "state": n.saved_state, "hidden": n.hidden, "root": n.root}
+    if n.value is not None and n.value.grid is not None:  # drawn as a heatmap; its numbers in the tooltip
+        out["heat"], out["numbers"] = heat_of(n.value.grid), n.value.numbers
+    return out
 
 
 _dumps = json.JSONEncoder(separators=(",", ":")).encode

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .boxes import BOLD, SIZES, baseline, label_text, row_texts
+from .boxes import BOLD, SIZES, baseline, heat_top, label_text, row_texts
+from .heat import COLOURS
 from .layered import bezier_points
 from .names import caller_namespace
 from .style import PALETTE
@@ -59,7 +60,10 @@ def draw(target, ax=None, namespace: Optional[dict] = None, state=None):
 
     model = _model(target, namespace if namespace is not None else caller_namespace())
     snap = model.snapshot()
-    nodes, edges = snap["nodes"], snap["edges"]
+    closed = [dict(g, kind="group", value="", grad="", saved=[], state="none", hidden=0)
+              for g in snap.get("groups", ()) if not g["expanded"]]
+    nodes = [n for n in snap["nodes"] if "inside" not in n]  # those in a closed group: its box instead
+    edges = [e for e in snap["edges"] if e["path"]]
     if ax is None:
         w, h = max(snap["width"], 200) / 100, max(snap["height"], 120) / 100
         scale = min(1.0, 16 / w, 12 / h)
@@ -96,7 +100,7 @@ def draw(target, ax=None, namespace: Optional[dict] = None, state=None):
                            linestyles="dashed" if kind == "constant" else "solid")
         return ax
     by_index = {n.index: n.key for n in model.visible}
-    for n in nodes:
+    for n in nodes + closed:
         stroke, fill = PALETTE[n["kind"]]
         w, h = n["w"], n["h"]
         radius = h / 2 if n["kind"] == "leaf" else 4
@@ -108,7 +112,9 @@ def draw(target, ax=None, namespace: Optional[dict] = None, state=None):
             ax.add_patch(FancyBboxPatch((n["x"] - w / 2 + 4, n["y"] - h / 2 + 4), w - 8, h - 8,
                                         boxstyle=f"round,pad=0,rounding_size={radius - 4}", fc="none",
                                         ec=stroke, lw=0.8, zorder=2))
-        key = by_index[n["key"]]
+        if n.get("heat"):
+            _heatmap(ax, n)
+        key = by_index.get(n.get("key"))  # None for a group box
         grad = state.grads.get(key, n["grad"]) if state is not None else (n["grad"] or "None")
         saved_state = state.saved.get(key, n["state"]) if state is not None else n["state"]
         colours = (PALETTE["text"], PALETTE["muted"], PALETTE["text"], PALETTE["grad"],
@@ -122,6 +128,16 @@ def draw(target, ax=None, namespace: Optional[dict] = None, state=None):
                         fontweight="bold" if BOLD[row] and text != "grad None" else "normal", color=colours[row],
                         zorder=3)
     return ax
+
+
+def _heatmap(ax, n: dict) -> None:
+    """A node's heatmap (its cells' colours from viz/heat.py) where every renderer puts it."""
+    from matplotlib.colors import to_rgb
+    heat = n["heat"]
+    rgb = [[to_rgb(COLOURS[int(c)]) for c in heat["cells"][r * heat["cols"]:(r + 1) * heat["cols"]]]
+           for r in range(heat["rows"])]
+    x0, y0 = n["x"] - heat["w"] / 2, n["y"] - n["h"] / 2 + heat_top(n)
+    ax.imshow(rgb, extent=(x0, x0 + heat["w"], y0 + heat["h"], y0), interpolation="nearest", zorder=3)
 
 
 def _saved_text(names: list, state: str) -> str:

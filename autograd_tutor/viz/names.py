@@ -16,7 +16,7 @@ import sys
 from collections import ChainMap
 from typing import Iterator, Mapping, Optional
 
-__all__ = ["tensors_in", "is_tensor", "caller_namespace", "notebook_namespace"]
+__all__ = ["tensors_in", "dotted", "is_tensor", "caller_namespace", "notebook_namespace"]
 
 
 def is_tensor(obj) -> bool:
@@ -35,14 +35,21 @@ def tensors_in(namespace: Mapping) -> Iterator[tuple]:
             yield name, value
         elif callable(getattr(value, "named_parameters", None)) and not isinstance(value, type):
             modules.append((name, value))
+    for name, p in dotted(modules, "named_parameters"):
+        if is_tensor(p):
+            yield name, p
+
+
+def dotted(modules, method: str) -> Iterator[tuple]:
+    """``(name.qualified, member)`` for what ``module.<method>()`` lists (``named_parameters``,
+    ``named_modules``) of each ``(name, module)``; the module itself (qualified ``""``) as ``name``."""
     for name, module in modules:
         try:
-            params = list(module.named_parameters())
+            members = list(getattr(module, method)())
         except Exception:  # a user object that only looks like a module
             continue
-        for pname, p in params:
-            if is_tensor(p):
-                yield f"{name}.{pname}", p
+        for qualified, member in members:
+            yield (f"{name}.{qualified}" if qualified else name), member
 
 
 def notebook_namespace() -> Optional[dict]:

@@ -141,9 +141,10 @@ def accumulate_sentence(name: str, received: Sequence[str], total: str, before: 
     got = _sum(received, total)
     if not leaf:
         return f"{who} keeps its gradient {got} in {where} (retain_grad)."
+    more = f" (more of its numbers: hover over {who})" if "…" in after else ""  # never end on an ellipsis
     if before is None:
-        return f"{who} receives {got} and stores it in {where}, which becomes {after}."
-    return f"{who} receives {got} and adds it to {where}: {before} + {total} = {after}."
+        return f"{who} receives {got} and stores it in {where}, which becomes {after}{more}."
+    return f"{who} receives {got} and adds it to {where}: {before} + {total} = {after}{more}."
 
 
 def hook_sentence(hook: str, kind: str, target: str) -> str:

@@ -83,7 +83,7 @@ class PassRecording:
             queue.clear()
             return
         retain = current[0].retain_graph
-        append, flows, ndarray = current.append, self._flows, np.ndarray
+        append, flows, ndarray, nodes, ran = current.append, self._flows, np.ndarray, self._nodes, self._ran
         for e in queue:
             kind = e.kind
             if kind == "gradient_flowed":
@@ -92,6 +92,8 @@ class PassRecording:
                 flows.append(e)  # written on its edge by settle(), unless a new pass starts before
             elif kind == "node_executed":
                 append(e if _all_small(e.grad_outputs + e.grad_inputs) else _light(e))
+                if e.node_id in nodes:
+                    ran.add(e.node_id)
                 if retain:
                     node = self.node(e.node_id)
                     if node is not None and node.saved_state == "saved":
@@ -116,6 +118,7 @@ class PassRecording:
         if self._queue:
             self._drain()
         current, self._current = self._current, None
+        self._copied = ([], [])  # (what one copy of a step counted matters at the end of its pass only)
         if current is not None:
             current.append(e)
             if self._reached(current):  # else a pass of another graph
@@ -144,17 +147,18 @@ class PassRecording:
     def take_pass(self, record) -> bool:
         """Take a recorded pass (:class:`~autograd_tutor.viz.history.PassRecord`) if it is this drawing's (see
         :meth:`_reached`), as if its events had just arrived; returns whether it was taken. A pass of another graph
-        that changed the ``.grad`` of this drawing's leaves after its own pass sets :attr:`note`, once."""
+        that changed the ``.grad`` of this drawing's leaves after its own pass sets :attr:`note`, once.
+
+        A drawing that learned a repeated step (:attr:`repeating`) takes a pass of the same shape over new nodes as
+        one more copy of the step; any other pass of a new graph makes it forget the step."""
         nodes, rep = self._nodes, self._rep
+        if self._step is not None and not record.ran_through(nodes, rep) and self._repeat_step(record):
+            self._defer(record)
+            return True
         if record.ran_through(nodes, rep) or record.filled(nodes) and self._reached(record.events):
-            # applied when the model is next read (settle): a training loop costs one check per pass, and only
-            # the passes still kept then are ever applied (the state they leave is the same)
-            if len(self._deferred) == MAX_PASSES:
-                self._deferred.popleft()
-                self.pass_count += 1
-            self._deferred.append(record)
-            self.note = ""
-            self.version += 1
+            self._defer(record)
+            self._ran.update(record.nodes & self._nodes.keys())  # what a repeat of them folds onto (_copy_op)
+            self._learn_step(record)
             return True
         if self.counting:  # (not a change of version: only the counts in the snapshot change)
             self.counted[0] += 1
@@ -166,6 +170,77 @@ class PassRecording:
                          "own pass.")
             self.version += 1
         return False
+
+    def _defer(self, record) -> None:
+        """Keep a pass taken, to apply when the model is next read (settle): a training loop costs one check per
+        pass, and only the passes still kept then are ever applied (the state they leave is the same)."""
+        if len(self._deferred) == MAX_PASSES:
+            self._deferred.popleft()
+            self.pass_count += 1
+        self._deferred.append(record)
+        self.note = ""
+        self.version += 1
+
+    @property
+    def repeating(self) -> bool:
+        """Whether the drawing learned a repeated step (a training loop, see :meth:`_learn_step`): it then counts
+        the passes that repeat the step (:meth:`take_pass`) without seeing the operations that build each copy."""
+        return self._step is not None
+
+    def stop_repeating(self) -> None:
+        """Forget the learned step (its copies are then folded as they are built, op by op)."""
+        self._step = None
+
+    def _learn_step(self, record) -> None:
+        """At the end of a pass of this drawing: if everything built since its previous pass was a copy of drawn
+        nodes (:meth:`_copy_op`) and the pass ran only through those copies, learn the step: the pass's shape,
+        the drawn keys its nodes stand for, and what building one copy counted."""
+        (keys, edges), self._copied = self._copied, ([], [])
+        grown, self._grown = self._grown != len(self.visible), len(self.visible)
+        if not keys or grown or not record.nodes.isdisjoint(self._nodes):
+            return
+        shape, ids = _shape_of(record.events)
+        if shape is not None:
+            self._step = (shape, [self.key_of_node(i) for i in ids], keys, edges)
+
+    def _repeat_step(self, record) -> bool:
+        """A pass over nodes not in the drawing while it repeats a step: of the step's shape, its nodes fold onto
+        the step's keys and one more copy is counted (True); of another shape, the step is forgotten (False)."""
+        shape, keys, counts, edges = self._step
+        found, ids = _shape_of(record.events)
+        if found != shape:
+            self._step = None
+            return False
+        self._count_copy([(i, key) for i, key in zip(ids, keys) if i is not None and key is not None], counts,
+                         edges)
+        return True
+
+
+def _shape_of(events) -> tuple:
+    """A pass's structure, with each graph node id replaced by the order it first appears in, and those ids in
+    that order: two passes over copies of one graph (the steps of a training loop) have the same shape.
+    ``(None, ())`` for a pass that failed or was cut (:class:`~autograd_tutor.viz.history.EventsDropped`)."""
+    order: dict = {}
+    at = order.setdefault  # at(id, len(order)): the id's place in the order
+    shape = []
+    for e in events:
+        kind = e.kind
+        if kind == "gradient_flowed":
+            shape.append((kind, at(e.source_id, len(order)), at(e.target_id, len(order)), e.input_nr, e.position))
+        elif kind == "node_executed":
+            shape.append((kind, at(e.node_id, len(order)), e.name))
+        elif kind == "grad_accumulated":
+            shape.append((kind, e.tensor_id, at(e.node_id, len(order))))
+        elif kind == "saved_tensors_freed":
+            shape.append((kind, at(e.node_id, len(order)), e.names))
+        elif kind == "hook_fired":
+            shape.append((kind, e.hook_kind, at(e.node_id, len(order)), e.tensor_id, e.hook_name))
+        elif kind == "backward_started":
+            shape.append((kind, tuple([at(i, len(order)) for i in e.root_node_ids]), e.retain_graph,
+                          e.create_graph))
+        elif kind != "backward_finished":
+            return None, ()
+    return tuple(shape), tuple(order)
 
 
 _ARRAYS = {"gradient_flowed": ("value",), "grad_accumulated": ("before", "after")}

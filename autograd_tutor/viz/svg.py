@@ -17,12 +17,13 @@ from __future__ import annotations
 from html import escape
 from typing import Optional
 
-from .boxes import BOLD, SIZES, STACK, baseline, label_text, room, row_texts
+from .boxes import BOLD, SIZES, STACK, baseline, heat_top, label_text, room, row_texts
+from .heat import heat_svg
 from .metrics import FONT, text_width
 from .replay import State
-from .style import KINDS, LEGEND, PALETTE
+from .style import GROUP_LEGEND, KINDS, LEGEND, PALETTE
 
-__all__ = ["to_svg", "node_svg", "FONT"]
+__all__ = ["to_svg", "node_svg", "group_band", "FONT"]
 
 _LEGEND_ROW = 24
 _ROW_STYLE = (' font-weight="700" fill="{text}"', ' fill="{muted}"', ' fill="{text}"', ' font-weight="600" fill="{grad}"',
@@ -45,6 +46,9 @@ def _shape(kind: str, w: float, h: float, root: bool, hidden: int) -> str:
         return (f'<rect width="{w}" height="{h}" rx="{r}" fill="{fill}" stroke="{stroke}" stroke-width="{width}"/>'
                 f'<rect x="3.5" y="3.5" width="{w - 7}" height="{h - 7}" rx="{r - 3.5}" fill="none" '
                 f'stroke="{stroke}" stroke-width="1"/>')
+    if kind == "group":  # a module call: a band along the top says "more inside"
+        return (f'<rect width="{w}" height="{h}" rx="8" fill="{fill}" stroke="{stroke}" stroke-width="2.4"/>'
+                f'<path d="{group_band(w)}" fill="{stroke}"/>')
     dash = ' stroke-dasharray="5 3"' if kind == "constant" else ""
     back = ""
     if kind == "collapsed" or hidden:
@@ -52,6 +56,11 @@ def _shape(kind: str, w: float, h: float, root: bool, hidden: int) -> str:
                        f'stroke-width="1.2"/>' for d in (STACK, STACK / 2))
     return back + (f'<rect width="{w}" height="{h}" rx="4" fill="{fill}" stroke="{stroke}" '
                    f'stroke-width="{width}"{dash}/>')
+
+
+def group_band(w: float) -> str:
+    """The ``d`` of the band along the top of a module group's box (inside its rounded corners)."""
+    return f"M1.2,6.5A5.3,5.3 0 0 1 6.5,1.2H{w - 6.5:g}A5.3,5.3 0 0 1 {w - 1.2:g},6.5V8H1.2Z"
 
 
 def node_svg(n: dict, grad: Optional[str] = None, state: Optional[str] = None, active: bool = False) -> str:
@@ -73,6 +82,9 @@ def node_svg(n: dict, grad: Optional[str] = None, state: Optional[str] = None, a
             size, bold, style = SIZES[1], False, _ROW_STYLE[1]
         parts.append(f'<text x="{w / 2:g}" y="{baseline(n, row):g}" text-anchor="middle" font-size="{size}"'
                      f'{style.format(**PALETTE)}{_squeezed(text, size, bold, room(n, row))}>{escape(text)}</text>')
+    if n.get("heat"):
+        heat = n["heat"]
+        parts.append(f'<g transform="translate({(w - heat["w"]) / 2:g},{heat_top(n):g})">{heat_svg(heat)}</g>')
     if n["saved"]:
         parts.append(_saved_row(n, state))
     parts.append(f"<title>{escape(_describe(n, grad, state))}</title></g>")
@@ -91,9 +103,11 @@ def _saved_row(n: dict, state: str) -> str:
 
 def _describe(n: dict, grad: str, state: str) -> str:
     what = {"leaf": "leaf tensor", "op": "result of " + n["op"], "constant": "constant, no grad",
-            "collapsed": f"{n['hidden']} collapsed nodes"}[n["kind"]]
+            "collapsed": f"{n['hidden']} collapsed nodes", "group": f"module call, {n['sub']}"}[n["kind"]]
     bits = [f"{n['label']}: {what}"]
-    if n["value"]:
+    if n.get("numbers"):
+        bits.append(f"value {n['value'].split(' [')[0]} [{n['numbers']}]")
+    elif n["value"]:
         bits.append(f"value {n['value']}")
     if grad != "None" or n["kind"] == "leaf":
         bits.append(f"grad {grad}")
@@ -102,10 +116,10 @@ def _describe(n: dict, grad: str, state: str) -> str:
     return ", ".join(bits)
 
 
-def _legend_items() -> list:
-    """``(svg at x = 0, width)`` of each legend entry."""
+def _legend_items(groups: bool) -> list:
+    """``(svg at x = 0, width)`` of each legend entry (the module group's too, with ``groups``)."""
     items = []
-    for kind, text in LEGEND:
+    for kind, text in LEGEND + ([GROUP_LEGEND] if groups else []):
         stroke, fill = PALETTE[kind]
         if kind == "leaf":
             shape = (f'<rect y="10" width="26" height="16" rx="8" fill="{fill}" stroke="{stroke}" stroke-width="1.6"/>'
@@ -129,10 +143,10 @@ def _legend_items() -> list:
     return out
 
 
-def _legend(width: float) -> tuple:
+def _legend(width: float, groups: bool = False) -> tuple:
     """The legend wrapped to ``width``, and its height."""
     parts, x, y = [], 12, 0
-    for svg, w in _legend_items():
+    for svg, w in _legend_items(groups):
         if x > 12 and x + w > width - 12:
             x, y = 12, y + _LEGEND_ROW
         parts.append(f'<g transform="translate({x:g},{y})">{svg}</g>')
@@ -145,9 +159,10 @@ def to_svg(model, state: Optional[State] = None, legend: bool = True, title: str
     snap = model.snapshot()
     nodes, edges = snap["nodes"], snap["edges"]
     width = max(snap["width"], 320 if legend else 0)
-    legend_svg, top = _legend(width) if legend else ("", 0)
-    note = 22 if snap["hidden"] else 0
-    height = snap["height"] + top + note
+    closed = [g for g in snap.get("groups", ()) if not g["expanded"]]
+    legend_svg, top = _legend(width, bool(closed)) if legend else ("", 0)
+    notes = _notes(model, snap, closed, width)
+    height = snap["height"] + top + 22 * len(notes)
     by_index = {n.index: n.key for n in model.visible}
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{height:g}" '
              f'viewBox="0 0 {width:g} {height:g}" role="img" font-family="{FONT}">',
@@ -160,6 +175,8 @@ def to_svg(model, state: Optional[State] = None, legend: bool = True, title: str
              f'<g transform="translate(0,{top})">']
     labels = []
     for i, e in enumerate(edges):
+        if not e["path"]:  # inside a closed group
+            continue
         grad = state.edges.get(i, "") if state is not None else e["grad"]
         if not e["tracked"]:
             stroke = f'stroke="{PALETTE["data_edge"]}" stroke-dasharray="4 3" marker-end="url(#agt-arrow)"'
@@ -171,18 +188,43 @@ def to_svg(model, state: Optional[State] = None, legend: bool = True, title: str
         if grad and e["lx"] is not None:
             labels.append(f'<text class="agt-elabel" x="{e["lx"]:g}" y="{e["ly"]:g}" text-anchor="middle" font-size="11.5" '
                           f'font-weight="700" fill="{PALETTE["grad"]}">{escape(label_text(grad))}</text>')
+    lit = set()
     for n in nodes:
         key = by_index[n["key"]]
+        active = state is not None and state.active == key
+        if "inside" in n:  # drawn as its group's box, which the replay lights when it is this node's turn
+            if active:
+                lit.add(n["inside"])
+            continue
         grad = state.grads.get(key) if state is not None else None
         saved = state.saved.get(key) if state is not None else None
-        active = state is not None and state.active == key
         parts.append(node_svg(n, grad, saved, active))
+    for g in closed:
+        parts.append(node_svg(dict(g, kind="group", op="", value="", grad="", saved=[], state="none", hidden=0),
+                              active=g["id"] in lit))
     parts.extend(labels)
-    if snap["hidden"]:
-        parts.append(f'<text x="12" y="{snap["height"] + 12:g}" font-size="11" fill="{PALETTE["muted"]}">'
-                     f"{snap['hidden']} repeated nodes collapsed (node budget {model.max_nodes})</text>")
+    for row, text in enumerate(notes):
+        parts.append(f'<text x="12" y="{snap["height"] + 12 + 22 * row:g}" font-size="11" '
+                     f'fill="{PALETTE["muted"]}">{escape(text)}</text>')
     parts.append("</g></svg>")
     return "".join(parts)
+
+
+def _notes(model, snap: dict, closed: list, width: float) -> list:
+    """The lines under the drawing: what was folded, and how to open the module boxes (one line each, short
+    enough for the drawing's width)."""
+    notes = []
+    if snap["hidden"]:
+        notes.append(f"{snap['hidden']} repeated nodes collapsed (node budget {model.max_nodes})")
+    if closed:
+        for text in (f"{len(closed)} module calls are drawn as one box each: in the live widget, click one "
+                     "(or Tab to it and press Enter) to see its nodes.",
+                     f"{len(closed)} module calls drawn as one box each: click one in the live widget to open it.",
+                     "Module calls: one box each (click to open)."):
+            if text_width(text, 11) <= width - 24:
+                break
+        notes.append(text)
+    return notes
 
 
 def _summary(model) -> str:

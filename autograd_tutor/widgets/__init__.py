@@ -3,7 +3,8 @@
 ``import autograd_tutor`` never imports this package, so the engine stays light without Jupyter.
 """
 from .graph import GraphWidget, show, watch
+from .predict import Predict
 from .quiz import QuizWidget
 from .retain_graph import RetainGraphDemo
 
-__all__ = ["GraphWidget", "show", "watch", "QuizWidget", "RetainGraphDemo"]
+__all__ = ["GraphWidget", "show", "watch", "Predict", "QuizWidget", "RetainGraphDemo"]

@@ -9,7 +9,11 @@ The class is thin: traits plus event subscriptions. The model, layout, narration
 :mod:`autograd_tutor.viz`; the drawing and the replay player are ``static/graph.js``. A growing drawing sends
 each structure event straight to the model's handler for it (the values events carry are formatted when the
 model is read), until its node budget is spent: then it stops listening to operations and counts the passes
-that follow. Backward passes come from :data:`~autograd_tutor.viz.history.HISTORY` (started when this module
+that follow. A training loop draws one step: the second step's operations fold onto the first's, op by op (see
+:meth:`GraphModel._copy_op <autograd_tutor.viz.model.GraphModel._copy_op>`); once a whole step was such a copy,
+the drawing stops listening to operations and takes each pass of the same shape as one more copy of the step
+(:meth:`~autograd_tutor.viz.model.GraphModel.take_pass`), until a pass of another shape or the end of the cell.
+Backward passes come from :data:`~autograd_tutor.viz.history.HISTORY` (started when this module
 is imported), one call per pass; a drawing takes those that ran through its own nodes. The front end is updated
 at the end of every notebook cell and, while a cell runs, with the graph alone after an operation or a backward
 pass when ``SYNC_INTERVAL`` seconds have passed (the interval grows when sending gets expensive, so syncing
@@ -43,6 +47,7 @@ from ..viz import (STRUCTURE_KINDS, GraphModel, build_steps, html_table, replay_
                    text_table, to_networkx, to_svg)
 from ..viz import draw as _draw
 from ..viz import save as _save
+from ..viz.groups import CALLS, module_names
 from ..viz.history import HISTORY
 from ..viz.names import caller_namespace, notebook_namespace
 from ._browser import is_int, is_number, take_from_browser
@@ -58,6 +63,7 @@ COUNT_INTERVAL = 1.0
 _CLOCKED = ("node_created",)
 
 HISTORY.start()  # the widgets are in use: keep the recent backward passes, so a drawing made later replays its own
+CALLS.start()    # ... and the module calls, so that it groups the nodes each one made
 
 
 class GraphWidget(anywidget.AnyWidget):
@@ -77,6 +83,9 @@ class GraphWidget(anywidget.AnyWidget):
     step = traitlets.Int(0).tag(sync=True)
     title = traitlets.Unicode("Computation graph").tag(sync=True)
     render_ms = traitlets.Float(0.0).tag(sync=True)
+    #: The module groups drawn open (indices into ``graph["groups"]``); None: the default (open up to 30 nodes).
+    #: The browser sets it when a group's box is clicked (or Enter on it); the drawing is laid out again.
+    expanded = traitlets.List(traitlets.Int(), default_value=None, allow_none=True).tag(sync=True)
 
     def __init__(self, tensor=None, *, max_nodes: Optional[int] = 400, namespace: Optional[Mapping] = None,
                  live: bool = True, title: Optional[str] = None, _depth: int = 1) -> None:
@@ -88,6 +97,7 @@ class GraphWidget(anywidget.AnyWidget):
             self._model = GraphModel.from_tensor(tensor, max_nodes=max_nodes, grow=False)
             for record in tuple(HISTORY.passes):
                 self._model.take_pass(record)
+        self._model.grouping.calls = CALLS
         super().__init__(title=title or ("Computation graph" if tensor is None else "Graph of the tensor"))
         self._steps: list = []
         self.graph: dict = {"nodes": [], "edges": [], "hidden": 0, "width": 0, "height": 0}
@@ -97,7 +107,8 @@ class GraphWidget(anywidget.AnyWidget):
         self._counted = [0, 0]
         self._due = 0.0  # when events may trigger the next refresh
         # a growing drawing listens to the operations; every live one takes the passes the history records
-        self._subscriptions = self._subscribe() if live and tensor is None else []
+        self._grows = live and tensor is None
+        self._subscriptions = self._subscribe() if self._grows else []
         self._listening = HISTORY.listen(self._on_pass) if live else None
         self._shell = _register_cell_hook(self._on_cell_end) if live else None
         self.refresh()
@@ -105,7 +116,14 @@ class GraphWidget(anywidget.AnyWidget):
     def set_state(self, sync_data) -> None:
         """The browser may move the replay (``step``, within the steps) and report ``render_ms``; nothing else."""
         take_from_browser(self, sync_data, {"step": lambda i: is_int(i) and 0 <= i <= len(self._steps),
-                                            "render_ms": lambda ms: is_number(ms) and ms >= 0})
+                                            "render_ms": lambda ms: is_number(ms) and ms >= 0,
+                                            "expanded": _group_indices})
+
+    @traitlets.observe("expanded")
+    def _regroup(self, _change) -> None:
+        """Groups opened or closed: lay the drawing out again and send it."""
+        self.graph = self.model.snapshot(self.expanded)
+        self.graph_json = self._model.snapshot_json(self.graph)
 
     # ---------------------------------------------------------------- events in, state out
     @property
@@ -128,29 +146,43 @@ class GraphWidget(anywidget.AnyWidget):
     def _on_pass(self, record) -> None:
         """A backward pass ended (told by the history): take it if it is this drawing's, then check the clock."""
         self._model.take_pass(record)
+        self._follow()
         if perf_counter() >= self._due:
             self.refresh(replay=False)
+
+    def _follow(self) -> None:
+        """Listen to the operations while the drawing grows op by op; not while it counts passes instead (past its
+        node budget, or once it learned the repeated step of a training loop: a loop then costs one check per
+        pass, not a few calls per operation)."""
+        model = self._model
+        wanted = self._grows and not model.counting and not model.repeating
+        if wanted and not self._subscriptions:
+            self._subscriptions = self._subscribe()
+        elif not wanted:
+            self._unsubscribe()
+
+    def _unsubscribe(self) -> None:
+        for subscription in self._subscriptions:
+            subscription.remove()
+        self._subscriptions = []
 
     def _clocked(self, handler):
         def apply_then_check_the_clock(event) -> None:
             full = self._model.full  # the first operation past the budget folds; from the next one on, count
             handler(event)
-            if full:
-                self._count_from_now()
+            if full:  # the node budget is spent: count the backward passes instead
+                self._model.counting = True
+                self._follow()
             if perf_counter() >= self._due:
                 self.refresh(replay=False)
         return apply_then_check_the_clock
 
-    def _count_from_now(self) -> None:
-        """The node budget is spent: stop listening to operations and count the backward passes instead (what a
-        training loop costs then is one check per pass, not a few calls per operation)."""
-        for subscription in self._subscriptions:
-            subscription.remove()
-        self._subscriptions = []
-        self._model.counting = True
-
     def _on_cell_end(self, *_) -> None:
+        """Bring the front end up to date; a drawing that repeated a step listens to operations again (the next
+        cell may build something new)."""
         self.refresh()
+        self._model.stop_repeating()
+        self._follow()
 
     def refresh(self, replay: bool = True) -> None:
         """Look up variable names and send the current graph and replay to the browser (if anything changed).
@@ -160,12 +192,12 @@ class GraphWidget(anywidget.AnyWidget):
         model = self._model
         start = perf_counter()
         if not replay:
-            counts_only = model.version == self._graph_synced
+            counts_only = model.version == self._graph_synced or model.repeating
             if counts_only and start < self._counts_due:
-                return  # past the budget only the counts change: they are sent at most once a second
-            if not counts_only or model.counted != self._counted:
+                return  # past the budget or repeating a step only counts change: sent at most once a second
+            if model.version != self._graph_synced or model.counted != self._counted:
                 model.settle(passes=False)
-                self.graph = model.snapshot()
+                self.graph = model.snapshot(self.expanded)
                 self.graph_json = model.snapshot_json(self.graph)
                 self._graph_synced, self._counted = model.version, list(model.counted)
             end = perf_counter()
@@ -174,10 +206,11 @@ class GraphWidget(anywidget.AnyWidget):
             return
         model.settle()
         model.set_names(tensors_in(self._namespace))
+        model.grouping.names = module_names(self._namespace.items())
         if model.version != self._synced:
             old = len(self._steps)
             self._steps = build_steps(model)
-            self.graph = model.snapshot()
+            self.graph = model.snapshot(self.expanded)
             self.replay = replay_json(model, self._steps)
             self.replay["note"] = model.note
             with self.hold_sync():
@@ -187,7 +220,7 @@ class GraphWidget(anywidget.AnyWidget):
                     self.step = len(self._steps)
             self._synced = self._graph_synced = model.version
         elif model.counted != self._counted:  # past the budget only the counts changed: the replay is the same
-            self.graph = model.snapshot()
+            self.graph = model.snapshot(self.expanded)
             self.graph_json = model.snapshot_json(self.graph)
         self._counted = list(model.counted)
         end = perf_counter()
@@ -195,9 +228,8 @@ class GraphWidget(anywidget.AnyWidget):
 
     def stop(self) -> None:
         """Stop listening to events: the drawing keeps what it has (the replay still works)."""
-        for subscription in self._subscriptions:
-            subscription.remove()
-        self._subscriptions = []
+        self._grows = False
+        self._unsubscribe()
         if self._listening is not None:
             HISTORY.unlisten(self._listening)
             self._listening = None
@@ -262,6 +294,12 @@ class GraphWidget(anywidget.AnyWidget):
         data["text/plain"] = repr(self)
         data["image/svg+xml"] = to_svg(self.model)
         return data, metadata
+
+
+def _group_indices(value) -> bool:
+    """What the browser may set ``expanded`` to: None, or a list of group indices."""
+    return value is None or (isinstance(value, list) and len(value) <= 10_000
+                             and all(is_int(i) and i >= 0 for i in value))
 
 
 def _register_cell_hook(callback):

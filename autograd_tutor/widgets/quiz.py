@@ -72,7 +72,7 @@ def _refusal(message: str, qid=None) -> dict:
 class QuizWidget(anywidget.AnyWidget):
     """Show a :class:`~autograd_tutor.quiz.Quiz`; ``score`` and ``answers`` report the learner's work."""
 
-    _esm = _STATIC / "quiz.js"
+    _esm = (_STATIC / "dom.js").read_text(encoding="utf-8") + (_STATIC / "quiz.js").read_text(encoding="utf-8")
     _css = _STATIC / "quiz.css"
 
     title = traitlets.Unicode().tag(sync=True)

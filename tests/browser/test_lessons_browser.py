@@ -55,7 +55,8 @@ def test_lesson_7_draws_the_cnn_step_and_replays_it(lab, lab_page):
     shutil.copy(LESSON_7, lab.root / LESSON_7.name)
     lab.run_all(page, LESSON_7.name)
     page.get_by_text("right on 16 of 16").wait_for(timeout=120_000)  # the training cell printed
-    step = page.locator(".agt-root").nth(1)  # the first drawing is show(y), the second the training step
+    # the drawing of the training step: the one whose node table names the logits
+    step = page.locator(".agt-root").filter(has=page.locator(".agt-table th", has_text="logits")).first
     step.wait_for()
     # the drawing opens at full size and pans: the node table (text alternative) lists every node
     rows = step.locator(".agt-table tbody tr")

@@ -1,8 +1,9 @@
 """Torch's answer on other processors: its kernel settings, run side by side, and the rule that judges us by them.
 
 Torch picks its CPU kernels by processor (``ATEN_CPU_CAPABILITY``: default, avx2, avx512; oneDNN by
-``ONEDNN_MAX_CPU_ISA``), and their last bits differ: softmax of 1,000 numbers under avx2 and avx512, gelu's
-oneDNN erf, ``torch.sin(x).sum()`` under default and avx2. So torch's transcript of a program is not one text
+``ONEDNN_MAX_CPU_ISA``; its BLAS, MKL, by ``MKL_ENABLE_INSTRUCTIONS``), and their last bits differ: softmax of
+1,000 numbers under avx2 and avx512, gelu's oneDNN erf, ``torch.sin(x).sum()`` under default and avx2, a small
+matmul's sums under MKL's AVX2 and AVX-512 code. So torch's transcript of a program is not one text
 but a set of them, one per kind of processor, and the harness accepts ours when it is one torch itself prints.
 
 The set is measured, never guessed:
@@ -42,6 +43,18 @@ import numpy as np
 
 #: torch's kernel settings, each with the oneDNN instruction set that goes with it.
 SETTINGS = {"default": "SSE41", "avx2": "AVX2", "avx512": "AVX512_CORE"}
+#: ... and MKL's: a processor with only AVX2 runs all three libraries at that level.
+MKL = {"default": "SSE4_2", "avx2": "AVX2", "avx512": "AVX512"}
+
+
+def environment(setting: str) -> dict:
+    """The environment variables that make torch run as on a processor of ``setting``.
+
+    >>> environment("avx2")
+    {'ATEN_CPU_CAPABILITY': 'avx2', 'ONEDNN_MAX_CPU_ISA': 'AVX2', 'MKL_ENABLE_INSTRUCTIONS': 'AVX2'}
+    """
+    return {"ATEN_CPU_CAPABILITY": setting, "ONEDNN_MAX_CPU_ISA": SETTINGS[setting],
+            "MKL_ENABLE_INSTRUCTIONS": MKL[setting]}
 RECORD = pathlib.Path(__file__).with_name("kernel_variants.json")
 NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*(?:e[-+]?\d+)?|\.\d+(?:e[-+]?\d+)?|nan|inf)")
 
@@ -104,8 +117,7 @@ class Worker:
 
     def __init__(self, setting: str) -> None:
         # The same string hashes in every worker, so a set printed in a message is in one order in all of them.
-        env = dict(os.environ, ATEN_CPU_CAPABILITY=setting, ONEDNN_MAX_CPU_ISA=SETTINGS[setting],
-                   PYTHONHASHSEED=os.environ.get("PYTHONHASHSEED", "0"))
+        env = dict(os.environ, **environment(setting), PYTHONHASHSEED=os.environ.get("PYTHONHASHSEED", "0"))
         self.process = subprocess.Popen([sys.executable, __file__, "--serve"], stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, env=env)
         self.capability = pickle.load(self.process.stdout)  # what torch really picked on this processor
@@ -215,9 +227,9 @@ def _record() -> int:
 
 
 def _list() -> None:
-    """Print the kernel settings this processor has, with the oneDNN setting of each (for the Makefile)."""
+    """Print the kernel settings this processor has, with the oneDNN and MKL setting of each (for tests/suite.sh)."""
     live_variants("pass")
-    print(" ".join(f"{setting}:{SETTINGS[setting]}" for setting in _workers))
+    print(" ".join(f"{setting}:{SETTINGS[setting]}:{MKL[setting]}" for setting in _workers))
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 """What older lessons use, run in torch and in autograd_tutor: ``torch.autograd.Variable`` (the pre-0.4 wrapper, a
-no-op), the typed constructors ``torch.FloatTensor`` & co, and ``nn.Dropout2d`` (channel dropout): values, masks
+no-op), the legacy constructor ``torch.Tensor(...)`` and the typed ``torch.FloatTensor`` & co, and ``nn.Dropout2d`` (channel dropout): values, masks
 after the same seed, gradients, graphs, warnings and errors compared."""
 import pytest
 
@@ -77,6 +77,53 @@ TYPED = {
     """,
 }
 
+TENSOR = {
+    "data-shapes-and-empty": """
+        print(torch.Tensor([[1, 2], [3, 4]]), torch.Tensor([True, False]), torch.Tensor((2, 3)))
+        print(torch.Tensor(), torch.Tensor().shape, torch.Tensor(0), torch.Tensor(2, 0))
+        print(torch.Tensor(2, 3).shape, torch.Tensor(torch.Size([4])).shape, torch.Tensor(2, device="cpu").dtype)
+        print(torch.Tensor(torch.ones(2, 2).numpy()), torch.Tensor([1.5]).double().dtype)
+        b = torch.Tensor(2, 3).fill_(0.5)
+        print(b, b.is_leaf, b.requires_grad)
+        print(isinstance(b, torch.Tensor), isinstance(b, torch.FloatTensor), type(b).__name__)
+    """,
+    "from-a-tensor-is-an-alias": """
+        t = torch.tensor([1., 2.])
+        a = torch.Tensor(t)
+        a.add_(1)
+        print(t, a is t, a.requires_grad, t._version)
+        i = torch.Tensor(torch.tensor([1, 2]))
+        print(i, i.dtype)
+        x = torch.tensor([1., 2.], requires_grad=True)
+        y = torch.Tensor(x)
+        print(y, y.is_leaf, y._base is x)
+        graph(y)
+        (y * y).sum().backward()
+        print(x.grad)
+        z = torch.FloatTensor(x)
+        print(z, z._base is x)
+    """,
+    "requires-grad-afterwards": """
+        x = torch.Tensor([-4.0]).double()
+        x.requires_grad = True
+        y = (2 * x + 2).relu() * x
+        y.backward()
+        print(y, x.grad)
+    """,
+    "errors": """
+        with expect(): torch.Tensor(3.5)
+        with expect(): torch.Tensor(-1)
+        with expect(): torch.Tensor(2, "a")
+        with expect(): torch.Tensor(3.5, 2)
+        with expect(): torch.Tensor([1.], dtype=torch.float64)
+        with expect(): torch.Tensor(2, 3, requires_grad=True)
+        with expect(): torch.Tensor(foo=1)
+        with expect(): torch.Tensor(torch.ones(1), foo=1)
+        with expect(): torch.Tensor(2, 3, 4, foo=1)
+        with expect(): torch.Tensor([1], [2])
+    """,
+}
+
 DROPOUT2D = {
     "channels-drop-together": """
         torch.manual_seed(0)
@@ -124,6 +171,11 @@ def test_variable(conform, name):
 @pytest.mark.parametrize("name", TYPED)
 def test_typed_constructors(conform, name):
     conform(TYPED[name])
+
+
+@pytest.mark.parametrize("name", TENSOR)
+def test_tensor_constructor(conform, name):
+    conform(TENSOR[name])
 
 
 @pytest.mark.parametrize("name", DROPOUT2D)

@@ -33,8 +33,8 @@ W1 = torch.randn((n_embd * block_size, n_hidden), generator=g) * (5 / 3) / ((n_e
 b1 = torch.randn(n_hidden, generator=g) * 0.1
 W2 = torch.randn((n_hidden, vocab_size), generator=g) * 0.1
 b2 = torch.randn(vocab_size, generator=g) * 0.1
-bngain = torch.randn((1, n_hidden)) * 0.1 + 1.0
-bnbias = torch.randn((1, n_hidden)) * 0.1
+bngain = torch.randn((1, n_hidden), generator=g) * 0.1 + 1.0
+bnbias = torch.randn((1, n_hidden), generator=g) * 0.1
 parameters = [C, W1, b1, W2, b2, bngain, bnbias]
 for p in parameters:
     p.requires_grad = True

@@ -9,22 +9,29 @@ the operations need ``Tensor`` to exist first: ``tensor`` <- ``function`` <- ``o
 >>> torch.Tensor.sum.__qualname__, torch.Tensor.sum.__module__
 ('Tensor.sum', 'autograd_tutor.autograd.methods.reductions')
 """
+import inspect
+
+from ..arguments import numpy_names
 from ..tensor import Tensor
 from . import (arithmetic, comparison, conversion, elementwise, indexing, inplace, linalg, reductions, sampling,
                shape, sorting)
 
 FAMILIES = (arithmetic, comparison, elementwise, reductions, sorting, linalg, shape, indexing, inplace, sampling,
             conversion)
+#: methods with a ``dim`` that torch writes in Python, where its argument parser's ``axis=`` does not reach
+WITHOUT_NUMPY_NAMES = {"norm", "split", "unique", "unique_consecutive", "unflatten"}
 CLASS_ATTRIBUTES = {"__module__", "__qualname__", "__doc__", "__dict__", "__weakref__", "__firstlineno__",
                     "__static_attributes__"}
 
 
 def _attach(name: str, value, family: str) -> None:
     """``setattr(Tensor, name, value)``, the function (or a property's getter) named ``Tensor.<name>`` as it would
-    be had it been written in the class."""
+    be had it been written in the class; a public method with a ``dim`` also takes NumPy's ``axis=`` for it."""
     for fn in (value.fget, value.fset) if isinstance(value, property) else (getattr(value, "__func__", value),):
         if getattr(fn, "__qualname__", "").startswith(family + "."):
             fn.__qualname__ = "Tensor" + fn.__qualname__[len(family):]
+    if inspect.isfunction(value) and not name.startswith("_") and name not in WITHOUT_NUMPY_NAMES:
+        value = numpy_names(value)
     setattr(Tensor, name, value)
 
 

@@ -1,12 +1,13 @@
-"""Tensor methods that compare: ``== != < <= > >=``, ``& | ~``, ``equal``, ``allclose``, ``isclose``, ``isnan``,
-``any`` / ``all``, ``nonzero``.
+"""Tensor methods that compare: ``== != < <= > >=``, ``equal``, ``allclose``, ``isclose``, ``isnan``, ``any`` /
+``all``, ``nonzero``; and the bitwise ``& | ^ ~`` (``bitwise_and`` ...) of integer and bool tensors.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ... import events
-from ..dtypes import LEGACY_NAMES
+from ..dtypes import LEGACY_NAMES, kind_name
+from ..ops.numerics import _promote
 from ..tensor import _broadcast_shape, _wrap, Tensor
 
 __all__: list = []  # every method is in the class below
@@ -81,11 +82,46 @@ class ComparisonMethods:
             raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
         return Tensor._make(~self._data)
 
-    def __and__(self, other):
-        return self._compare(other, np.logical_and if self._data.dtype == bool else np.bitwise_and)
+    def bitwise_not(self):
+        if self._data.dtype.kind not in "biu":
+            raise NotImplementedError(f'"bitwise_not_cpu" not implemented for \'{kind_name(self._data)}\'')
+        return ~self
 
-    def __or__(self, other):
-        return self._compare(other, np.logical_or if self._data.dtype == bool else np.bitwise_or)
+    def _bitwise(self, other, ufunc):
+        """``ufunc`` (np.bitwise_and, _or, _xor) of the operands in their common dtype, bit by bit (for bools:
+        logical); never recorded. Floats have no bits to combine: torch's error."""
+        other = _wrap(other)
+        _broadcast_shape(self._data.shape, other._data.shape)
+        a, b = _promote(self, other)
+        if np.result_type(a, b).kind == "f":
+            raise NotImplementedError(f'"{ufunc.__name__}_cpu" not implemented for \'{kind_name(np.result_type(a, b))}\'')
+        out = Tensor._make(np.asarray(ufunc(a, b)))
+        if events._subscribers:
+            out._announce()
+        return out
+
+    def bitwise_and(self, other):
+        return self._bitwise(other, np.bitwise_and)
+
+    def bitwise_or(self, other):
+        return self._bitwise(other, np.bitwise_or)
+
+    def bitwise_xor(self, other):
+        return self._bitwise(other, np.bitwise_xor)
+
+    def bitwise_and_(self, other):
+        return self._inplace(lambda s: s.bitwise_and(other))
+
+    def bitwise_or_(self, other):
+        return self._inplace(lambda s: s.bitwise_or(other))
+
+    def bitwise_xor_(self, other):
+        return self._inplace(lambda s: s.bitwise_xor(other))
+
+    __and__ = __rand__ = bitwise_and
+    __or__ = __ror__ = bitwise_or
+    __xor__ = __rxor__ = bitwise_xor
+    __iand__, __ior__, __ixor__ = bitwise_and_, bitwise_or_, bitwise_xor_
 
     def equal(self, other: "Tensor") -> bool:
         return self._data.shape == other._data.shape and bool(np.array_equal(self._data, other._data))

@@ -20,28 +20,29 @@ import numpy as np
 from .. import grad_mode
 from ..dtypes import kind_name, LEGACY_NAMES
 from ..function import shown
-from ..ops.indexing import (CopySlices, GatherBackward0, IndexAddBackward0, IndexBackward0, IndexFillBackward0,
+from ..ops.indexing import (GatherBackward0, IndexAddBackward0, IndexBackward0, IndexFillBackward0,
                             IndexFillBackward1, IndexPutBackward0, IndexSelectBackward0, MaskedFillBackward0,
                             MaskedScatterBackward0, MaskedSelectBackward0, ScatterAddBackward0, ScatterBackward0,
                             ScatterBackward1, SelectBackward0, SliceBackward0)
 from ..ops.shape import AliasBackward0
-from ..tensor import _broadcast_shape, _dim, _wrap, Tensor, VIEW_OF_LEAF_INPLACE
+from ..tensor import _broadcast_shape, _dim, _wrap, Tensor
 
 # Tensor methods written as functions (they call one another); the class below holds the others
 __all__ = ["scatter", "scatter_add", "index_add", "index_fill", "masked_scatter", "index_add_", "index_fill_",
            "masked_scatter_", "scatter_", "scatter_add_"]
 
 
-def _fitted_value(value: "Tensor", target: tuple) -> "Tensor":
-    """The value of ``x[key] = value`` checked against the shape it fills, as torch checks it: leading dims of
-    size 1 are dropped (``x[0] = tensor([5.])``), then it must broadcast, else torch's expand error."""
+def _fitting_shape(value: "Tensor", target: tuple, indexed: bool) -> tuple:
+    """The shape torch gives the value of ``x[key] = value`` before writing it: without its leading dims of size 1
+    (``x[0] = tensor([[5.]])``); it must broadcast to the ``target`` shape, else torch's error (index_put_'s when
+    the key has index tensors, ``indexed``, expand's otherwise)."""
     shape = value._data.shape
-    ones = 0
-    while len(shape) - ones > len(target) and shape[ones] == 1:
-        ones += 1
-    if ones:
-        value = value.reshape(shape[ones:]) if value._requires_grad else Tensor._make(value._data.reshape(shape[ones:]))
-        shape = shape[ones:]
+    while shape and shape[0] == 1:
+        shape = shape[1:]
+    fits = len(shape) <= len(target) and all(have in (1, want) for have, want in zip(shape[::-1], target[::-1]))
+    if indexed and not fits:
+        raise RuntimeError(f"shape mismatch: value tensor of shape {list(shape)} cannot be broadcast to indexing "
+                           f"result of shape {list(target)}")
     if len(shape) > len(target):
         kind = LEGACY_NAMES[value._data.dtype.name]
         raise RuntimeError(f"expand(torch.{kind}{{{list(shape)}}}, size={list(target)}): the number of sizes provided "
@@ -52,11 +53,13 @@ def _fitted_value(value: "Tensor", target: tuple) -> "Tensor":
             raise RuntimeError(f"The expanded size of the tensor ({want}) must match the existing size ({have}) at "
                                f"non-singleton dimension {len(target) - len(shape) + i}.  Target sizes: "
                                f"{list(target)}.  Tensor sizes: {list(shape)}")
-    return value
+    return shape
 
 
 def _is_advanced(k) -> bool:
-    return isinstance(k, (list, np.ndarray)) or (isinstance(k, Tensor) and k._data.ndim > 0) or \
+    """An index that selects entries by position: a list, a ``range`` (``x[range(n), y]``, as torch reads it: the
+    list of its numbers), an array, an index tensor or a mask."""
+    return isinstance(k, (list, range, np.ndarray)) or (isinstance(k, Tensor) and k._data.ndim > 0) or \
         (isinstance(k, Tensor) and k._data.dtype == bool)
 
 
@@ -94,9 +97,21 @@ def _index(t: Tensor, key: tuple, single_slice: bool = False) -> Tensor:
        Unsqueeze too, then index it in step 2 with [0] or []. Inside a tuple a slice of
        everything (``x[:, 1]``) records nothing; a key that records nothing at all (``x[...]``, ``x[:, :]``) is
        an alias, while a lone slice (``x[:]``) is always a SliceBackward0.
-    2. Lists, index tensors and masks, all together: one IndexBackward0 on the result of step 1, which saves
-       them as ``_saved_indices`` (None for each dimension they leave alone).
+    2. Lists, ranges, index tensors and masks, all together: one IndexBackward0 on the result of step 1, which
+       saves them as ``_saved_indices`` (None for each dimension they leave alone).
     """
+    out, advanced = _view_and_rest(t, key, single_slice)
+    if advanced:
+        key, saved = _index_key(out, advanced)
+        return IndexBackward0.apply(out, key=key, index_tensors=saved)
+    if out is t:  # x[...] is a view too
+        out = AliasBackward0.apply(t)
+    return out
+
+
+def _view_and_rest(t: Tensor, key: tuple, single_slice: bool) -> tuple:
+    """Step 1 of :func:`_index`: the view that the ints, slices, None and ``...`` of ``key`` take (``t`` itself if
+    they take everything), and the key of step 2 on it (full slices and index arrays; empty if none)."""
     if all(type(k) is int or type(k) is slice for k in key):  # the common case (x[:, 3]), checked quickly
         flags, arrays, used = (False,) * len(key), {}, len(key)
         if t.ndim == 0 and key:
@@ -151,15 +166,12 @@ def _index(t: Tensor, key: tuple, single_slice: bool = False) -> Tensor:
         else:
             raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
                              f"valid indices (got {type(k).__name__})")
-    if advanced:
-        return _advanced_index(out, advanced)
-    if out is t:  # x[...] is a view too
-        out = AliasBackward0.apply(t)
-    return out
+    return out, advanced
 
 
-def _advanced_index(t: Tensor, key: list) -> Tensor:
-    """One IndexBackward0 for the index arrays in ``key`` (full slices elsewhere), with torch's errors."""
+def _index_key(t: Tensor, key: list) -> tuple:
+    """The index arrays in ``key`` (full slices elsewhere) checked against ``t`` with torch's errors, as the NumPy
+    key and the index tensors that IndexBackward0 and IndexPutBackward0 save (None for a full slice)."""
     key = tuple(key)
     while key and isinstance(key[-1], slice):
         key = key[:-1]
@@ -172,8 +184,7 @@ def _advanced_index(t: Tensor, key: list) -> Tensor:
             from None
     except IndexError as exc:
         raise IndexError(str(exc).replace(" axis ", " dimension ")) from None
-    saved = tuple(None if isinstance(a, slice) else _wrap(a) for a in key)
-    return IndexBackward0.apply(t, key=key, index_tensors=saved)
+    return key, tuple(None if isinstance(a, slice) else _wrap(a) for a in key)
 
 
 SCATTER_SIGNATURES = ("scatter() received an invalid combination of arguments - got (int, Tensor), but expected one "
@@ -372,8 +383,9 @@ class IndexingMethods:
         return _index(self, key if isinstance(key, tuple) else (key,), single_slice)
 
     def __setitem__(self, key, value) -> None:
-        if grad_mode._grad_enabled[0] and self._requires_grad and self.grad_fn is None:
-            raise RuntimeError(VIEW_OF_LEAF_INPLACE)
+        """``x[key] = value``, as torch does it: ``x[key].copy_(value)`` into the view that the ints and slices of
+        ``key`` take, then, for index tensors, lists and masks, ``index_put_`` on that view (IndexPutBackward0,
+        inside a CopySlices when there was a view)."""
         key = tuple(int(k._data) if isinstance(k, Tensor) and not k._data.ndim and k._data.dtype.kind in "iu"
                     else _index_array(k) if _is_advanced(k) else k  # a 0-dim integer tensor indexes as an int
                     for k in (key if isinstance(key, tuple) else (key,)))
@@ -382,30 +394,28 @@ class IndexingMethods:
                 raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
                                  "valid indices (got float)")
         value = _wrap(value)
-        if key and all(k is Ellipsis or (isinstance(k, slice) and k == slice(None)) for k in key):
-            # the whole tensor: torch writes it with fill_ (a number, a 0-dim tensor) or copy_
-            value = _fitted_value(value, self._data.shape)
-            self.fill_(value) if not value._data.ndim else self.copy_(value)
-            return
         try:
             target = self._data[key].shape
         except IndexError as exc:  # NumPy's words for the same error
             raise IndexError(str(exc).replace("for axis", "for dimension")) from None
-        value = _fitted_value(value, target)
-        if grad_mode._grad_enabled[0] and (self._requires_grad or value._requires_grad):
-            self._check_inplace()
-            if key and all(isinstance(k, np.ndarray) or k == slice(None) for k in key) and \
-                    any(isinstance(k, np.ndarray) for k in key):  # only index tensors and full slices: index_put_
-                while isinstance(key[-1], slice):
-                    key = key[:-1]
-                saved = tuple(None if isinstance(k, slice) else _wrap(k) for k in key)
-                self._become(IndexPutBackward0.apply(self, value, key=key, index_tensors=saved))
+        shape = _fitting_shape(value, target, any(isinstance(k, np.ndarray) for k in key))
+        if grad_mode._grad_enabled[0] and (self.requires_grad or value._requires_grad):
+            view, advanced = _view_and_rest(self, key, False)
+            if advanced:  # torch: index_put_ of the value viewed without its leading 1s
+                value = value if shape == value.shape else value.view(shape)
+                key, saved = _index_key(view, advanced)
+                view._inplace(lambda s: IndexPutBackward0.apply(s, value, key=key, index_tensors=saved), value)
+            elif value.shape == view.shape:  # torch's copy_to: copy_, fill_ for one number, else view and expand
+                view.copy_(value)
+            elif not value.ndim:
+                view.fill_(value)
             else:
-                self._become(CopySlices.apply(self, value, key=key))
+                value = value.view(shape)
+                view.copy_(value if shape == view.shape else value.expand(view.shape))
         else:
             self._check_inplace()
             try:
-                self._data[key] = value._data
+                self._data[key] = value._data.reshape(shape)
             except IndexError as exc:  # NumPy's words for the same error
                 raise IndexError(str(exc).replace("for axis", "for dimension")) from None
             self._vbox[0] += 1

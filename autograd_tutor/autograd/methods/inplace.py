@@ -1,5 +1,8 @@
 """Tensor methods that change a tensor in place: ``add_``, ``mul_``, ``clamp_``, ``sigmoid_``, ``zero_``, ``fill_``,
 ``copy_``... and the checks torch makes before (a leaf that requires grad, a view of one).
+
+The change is recorded like the operation written out of place, whose node becomes the tensor's ``grad_fn``;
+on a view, the node is recorded on the view's base instead (``ops/views.py``: ``CopySlices``).
 """
 from __future__ import annotations
 
@@ -8,8 +11,10 @@ import numpy as np
 from ... import events
 from .. import grad_mode
 from ..dtypes import LEGACY_NAMES
+from ..function import SavedTensor
 from ..ops.copies import CopyBackwards, FillBackward2, FillBackward3, ZeroBackward0
 from ..ops.numerics import _promote
+from ..ops.views import rebase, refusal, SavedViewResult
 from ..tensor import _broadcast_shape, _wrap, LEAF_INPLACE, Tensor, VIEW_OF_LEAF_INPLACE
 
 __all__: list = []  # every method is in the class below
@@ -18,31 +23,20 @@ __all__: list = []  # every method is in the class below
 class InplaceMethods:
     """Attached to ``Tensor`` by ``methods/__init__.py``."""
 
-    def _inplace_saving_result(self, compute) -> "Tensor":
-        """An in-place op whose node saves its result (sigmoid_, tanh_, sqrt_...): as in torch, the saved result
-        is this tensor itself at its new version, so changing it again in place makes backward raise."""
-        before = self._grad_fn
-        self._inplace(compute)
-        node = self._grad_fn
-        saved = node._saved.get("result") if node is not before and node is not None and node._saved else None
-        if type(saved).__name__ == "SavedTensor":
-            saved.version, saved.saved_version, saved.data = self._vbox, self._vbox[0], self._data
-        return self
-
     def sigmoid_(self):
-        return self._inplace_saving_result(lambda s: s.sigmoid())
+        return self._inplace(lambda s: s.sigmoid())
 
     def tanh_(self):
-        return self._inplace_saving_result(lambda s: s.tanh())
+        return self._inplace(lambda s: s.tanh())
 
     def sqrt_(self):
-        return self._inplace_saving_result(lambda s: s.sqrt())
+        return self._inplace(lambda s: s.sqrt())
 
     def rsqrt_(self):
-        return self._inplace_saving_result(lambda s: s.rsqrt())
+        return self._inplace(lambda s: s.rsqrt())
 
     def reciprocal_(self):
-        return self._inplace_saving_result(lambda s: s.reciprocal())
+        return self._inplace(lambda s: s.reciprocal())
 
     def log_(self):
         return self._inplace(lambda s: s.log())
@@ -64,31 +58,27 @@ class InplaceMethods:
 
     arctan2_ = atan2_
 
-    def _check_inplace(self) -> None:
+    def _check_inplace(self, recorded: bool = None) -> None:
+        """Torch's refusals of an in-place change, in its order; ``recorded``: whether the change is recorded
+        (grad mode on and some input requires grad; by default, whether this tensor requires grad)."""
         if self._inference and not grad_mode._inference[0]:
             raise RuntimeError("Inplace update to inference tensor outside InferenceMode is not allowed.You can make "
                                "a clone to get a normal tensor before doing inplace update.See "
                                "https://github.com/pytorch/rfcs/pull/17 for more details.")
-        if not grad_mode._grad_enabled[0]:
+        if not (grad_mode._grad_enabled[0] and (self.requires_grad if recorded is None else recorded)):
             return
-        if self._requires_grad and self.grad_fn is None:
-            raise RuntimeError(LEAF_INPLACE)
-        fn = self._grad_fn
-        if fn is not None and fn._outputs:
-            raise RuntimeError(f"Output {self._output_nr} of {fn.name()[:-len('Backward0')]} is a view and is "
-                               "being modified inplace. This view is the output of a function that returns "
-                               "multiple views. Such functions do not allow the output views to be modified "
-                               "inplace. You should replace the inplace operation by an out-of-place one.")
         base = self._base
-        if base is not None and base._requires_grad:
-            if base.grad_fn is None:
-                raise RuntimeError(VIEW_OF_LEAF_INPLACE)
-            raise NotImplementedError(
-                "autograd_tutor does not record in-place operations on a view of a tensor that requires grad "
-                "(torch rewrites the base's graph for that). Write it out of place instead, e.g. y = y * mask.")
+        if base is None:
+            if self._requires_grad and self._grad_fn is None:
+                raise RuntimeError(LEAF_INPLACE)
+        elif self._view_origin is not None:
+            raise RuntimeError(refusal(self, indirect=False))
+        elif base._requires_grad and base._grad_fn is None:
+            raise RuntimeError(VIEW_OF_LEAF_INPLACE)
 
     def _become(self, result: "Tensor") -> "Tensor":
-        """Finish an in-place op: write ``result`` into this tensor's storage and take over its graph node."""
+        """Finish an in-place op: write ``result`` into this tensor's storage and take over its graph node (on a
+        view: record it on the base, ``ops/views.py``)."""
         if result._data.shape != self._data.shape:
             raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape "
                                f"{list(result.shape)}")
@@ -101,12 +91,13 @@ class InplaceMethods:
                                "single memory location. Please clone() the tensor before performing the operation.")
         self._data[...] = result._data
         self._vbox[0] += 1
-        if result.grad_fn is not None:
-            retained = self._retains_grad
-            self._grad_fn = result.grad_fn
-            self._requires_grad = True
-            if retained:
-                self.grad_fn._retain_grad_of(self)
+        fn = result._grad_fn
+        if fn is not None and self._base is not None:
+            rebase(self, fn)
+        elif fn is not None:
+            self._grad_fn, self._requires_grad = fn, True
+            if self._retains_grad:
+                fn._retain_grad_of(self)
         return self
 
     def _inplace(self, compute, *others) -> "Tensor":
@@ -114,21 +105,28 @@ class InplaceMethods:
 
         When the op is recorded, ``before`` is a copy that keeps this tensor's place in the graph: the op may
         save it for backward (torch saves the original value too), and writing the result here must not count
-        as modifying that saved value."""
-        self._check_inplace()
+        as modifying that saved value. A node that saves its result (exp_, sigmoid_, tanh_...) saves, as in
+        torch, this tensor itself at its new version: changing it again makes backward raise."""
+        recorded = grad_mode._grad_enabled[0] and (self.requires_grad or any(
+            isinstance(o, Tensor) and o._requires_grad for o in others))
+        self._check_inplace(recorded)
         before = self
-        if grad_mode._grad_enabled[0] and (self._requires_grad or any(
-                isinstance(o, Tensor) and o._requires_grad for o in others)):
-            before = Tensor._make(self._data.copy(), self._requires_grad, self.grad_fn)
+        if recorded:
+            before = Tensor._make(self._data.copy(), self._requires_grad, self._grad_fn)
             before._id = self._id
-        return self._become(compute(before))
+        result = compute(before)
+        self._become(result)
+        node = result._grad_fn
+        if node is not None and type(node._saved.get("result")) is SavedTensor:  # not packed by saved-tensor hooks
+            node._saved["result"] = SavedTensor(self, True) if self._base is None else SavedViewResult(self)
+        return self
 
     def _update(self, ufunc, other):
         """``self op= other`` written straight into this tensor's storage, as an optimizer step under no_grad
         does: only when nothing is recorded or listened to and the result keeps this tensor's dtype and shape.
         None when the general path (:meth:`_inplace`) must run."""
         if events._subscribers or (grad_mode._grad_enabled[0] and (
-                self._requires_grad or (type(other) is Tensor and other._requires_grad))):
+                self.requires_grad or (type(other) is Tensor and other._requires_grad))):
             return None
         d = self._data
         b = _promote(self, _wrap(other))[1]

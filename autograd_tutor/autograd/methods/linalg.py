@@ -1,15 +1,22 @@
 """Tensor methods of linear algebra: ``@`` / ``matmul``, ``mm``, ``bmm``, ``mv``, ``dot``, ``addmm``, ``outer``,
-``diag``, ``diagonal``, ``trace``, ``tril`` / ``triu``.
+``diag``, ``diagonal``, ``trace``, ``tril`` / ``triu``, ``cross``, ``svd``.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from ..dtypes import kind_name
 from ..function import shown
 from ..ops.linalg import (AddmmBackward0, BmmBackward0, DiagEmbedBackward0, DiagonalBackward0, DiagonalBackward0_copy,
-                          DotBackward0, MmBackward0, MvBackward0, TraceBackward0, TrilBackward0, TriuBackward0)
+                          DotBackward0, LinalgCrossBackward0, LinalgSvdBackward0, MmBackward0, MvBackward0,
+                          TraceBackward0, TrilBackward0, TriuBackward0)
 from ..ops.shape import SqueezeBackward4, UnsafeViewBackward0
-from ..tensor import _broadcast_shape, _dim, _wrap, Tensor
+from ..tensor import _broadcast_shape, _dim, _warn_once, _wrap, return_types, Tensor
+
+CROSS_WITHOUT_DIM = ("Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the dim "
+                     "explicitly or simply use torch.linalg.cross.\nThe default value of dim will change to agree "
+                     "with that of linalg.cross in a future release. (Triggered internally at "
+                     "/__w/pytorch/pytorch/aten/src/ATen/native/Cross.cpp:63.)")
 
 __all__: list = []  # every method is in the class below
 
@@ -158,6 +165,49 @@ class LinalgMethods:
         if self.ndim != 2 or vec.ndim != 1:
             raise RuntimeError(f"vector + matrix @ vector expected, got 1, {self.ndim}, {vec.ndim}")
         return MvBackward0.apply(self, vec)
+
+    def cross(self, other, dim=None):
+        """The cross product of the 3-vectors along ``dim`` (``torch.linalg.cross``); without ``dim``, the first
+        dim of size 3, with torch's deprecation warning."""
+        if dim is None:
+            _warn_once(CROSS_WITHOUT_DIM, stacklevel=4)
+            dim = next((i for i, n in enumerate(self.shape) if n == 3), None)
+            if dim is None:
+                raise RuntimeError("no dimension of size 3 in input")
+        return self._linalg_cross(other, dim)
+
+    def _linalg_cross(self, other, dim):
+        if self.ndim != other.ndim:
+            raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
+        d = _dim(dim, self.ndim)
+        if self.shape[d] != 3 or other.shape[d] != 3:
+            raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got {self.shape[d]} and "
+                               f"{other.shape[d]}")
+        _broadcast_shape(self._data.shape, other._data.shape)
+        if self._data.dtype != other._data.dtype:
+            raise RuntimeError(f"expected scalar type {kind_name(self._data)} but found {kind_name(other._data)}")
+        return shown(LinalgCrossBackward0.apply(self, other, dim=d), dim=dim)
+
+    def _linalg_svd(self, full_matrices: bool, linalg: bool = True) -> tuple:
+        """U, S, Vh of the last two dims: three outputs of one LinalgSvdBackward0 node (``linalg``: the error
+        messages of ``torch.linalg.svd``, else of ``torch.svd``)."""
+        if self.ndim < 2:
+            raise RuntimeError("linalg.svd: The input tensor A must have at least 2 dimensions." if linalg else
+                               f"linalg.svd: input should have at least 2 dimensions, but has {self.ndim} dimensions "
+                               "instead")
+        if self._data.dtype.kind != "f":
+            raise RuntimeError(f"linalg.svd: Expected a floating point or complex tensor as input. Got "
+                               f"{kind_name(self._data)}")
+        return LinalgSvdBackward0.apply(self, full_matrices=bool(full_matrices))
+
+    def svd(self, some=True, compute_uv=True):
+        """``torch.svd``: U, S and V (not Vh) with A = U diag(S) V^T; ``some=False`` gives square U and V;
+        ``compute_uv=False`` only S (U and V are zeros)."""
+        u, s, vh = self._linalg_svd(not some, linalg=False)
+        if not compute_uv:
+            u, v = (Tensor._make(np.zeros(self.shape[:-2] + (k, k), self._data.dtype)) for k in self.shape[-2:])
+            return return_types.svd((u, s, v))
+        return return_types.svd((u, s, vh.transpose(-2, -1)))
 
     def dot(self, other):
         if self.ndim != 1 or other.ndim != 1:

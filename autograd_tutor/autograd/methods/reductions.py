@@ -169,16 +169,12 @@ class ReductionsMethods:
             return fn.apply(self, dim=None, correction=correction, keepdim=keepdim)
         return shown(fn.apply(self, dim=self._dims(dim), correction=correction, keepdim=keepdim), dim=_dim_tuple(dim))
 
-    def sum(self, dim=None, keepdim=False, *, axis=None, keepdims=None):
-        dim = axis if dim is None else dim
-        keepdim = keepdims if keepdims is not None else keepdim
+    def sum(self, dim=None, keepdim=False):
         if dim is None:
             return SumBackward0.apply(self)
         return shown(SumBackward1.apply(self, dim=self._dims(dim), keepdim=keepdim), dim=_dim_tuple(dim))
 
-    def mean(self, dim=None, keepdim=False, *, axis=None, keepdims=None):
-        dim = axis if dim is None else dim
-        keepdim = keepdims if keepdims is not None else keepdim
+    def mean(self, dim=None, keepdim=False):
         if dim is None:
             return MeanBackward0.apply(self)
         return shown(MeanBackward1.apply(self, dim=self._dims(dim), keepdim=keepdim), dim=_dim_tuple(dim))

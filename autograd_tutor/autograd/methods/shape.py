@@ -9,14 +9,15 @@ import numbers
 
 import numpy as np
 
+from .. import grad_mode
 from ..dtypes import kind_name, LEGACY_NAMES
 from ..function import shown
 from ..ops.indexing import SelectBackward0, SliceBackward0
-from ..ops.shape import (ExpandBackward0, FlipBackward0, PermuteBackward0, RepeatBackward0, ReshapeAliasBackward0,
+from ..ops.shape import (IN_PLACE_NODES, ExpandBackward0, FlipBackward0, PermuteBackward0, RepeatBackward0, ReshapeAliasBackward0,
                          RollBackward0, SplitBackward0, SplitWithSizesBackward0, SqueezeBackward0, SqueezeBackward1,
                          SqueezeBackward2, TBackward0, TransposeBackward0, UnbindBackward0, UnfoldBackward0,
                          UnsafeViewBackward0, UnsqueezeBackward0, ViewBackward0)
-from ..tensor import _dim, _int_args, _shape_args, _viewable, _warn_once, Tensor
+from ..tensor import LEAF_INPLACE, _dim, _int_args, _shape_args, _viewable, _warn_once, Tensor
 
 # Tensor methods written as functions (they call one another); the class below holds the others
 __all__ = ["unflatten", "unfold"]
@@ -304,6 +305,36 @@ class ShapeMethods:
         if isinstance(dim, int):
             return shown(SqueezeBackward1.apply(self, dims=(_dim(dim, self.ndim),)), dim=dim)
         return shown(SqueezeBackward2.apply(self, dims=tuple(_dim(d, self.ndim) for d in dim)), dim=tuple(dim))
+
+    def _reshaped_in_place(self, reshape, *args):
+        """``x.unsqueeze_(0)`` & co: ``x`` itself takes the shape of ``reshape(x, *args)`` (a view of its memory)
+        and, when recorded, its node under the in-place name (UnsqueezeBackward1); its version counts one more."""
+        if self._requires_grad and self._grad_fn is None and grad_mode._grad_enabled[0]:
+            raise RuntimeError(LEAF_INPLACE)
+        out = reshape(self, *args)
+        self._data = out._data
+        self._vbox[0] += 1
+        node = out._grad_fn
+        if node is not None:
+            node.__class__ = IN_PLACE_NODES[type(node)]
+            self._grad_fn = node
+            if self._retains_grad:
+                node._retain_grad_of(self)
+        return self
+
+    def unsqueeze_(self, dim):
+        return self._reshaped_in_place(Tensor.unsqueeze, dim)
+
+    def squeeze_(self, dim=None):
+        return self._reshaped_in_place(Tensor.squeeze, dim)
+
+    def t_(self):
+        if self.ndim > 2:
+            raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is {self.ndim}D")
+        return self._reshaped_in_place(Tensor.t)
+
+    def transpose_(self, dim0, dim1):
+        return self._reshaped_in_place(Tensor.transpose, dim0, dim1)
 
     def expand(self, *sizes):
         sizes = _shape_args(sizes)

@@ -1,4 +1,5 @@
-"""Tensor methods that sort: ``sort``, ``argsort``, ``topk``, ``msort``, ``unique``, ``aminmax``.
+"""Tensor methods that sort: ``sort``, ``argsort``, ``topk``, ``msort``, ``unique``, ``aminmax``; and ``histogram``,
+which puts the entries into bins.
 
 >>> import autograd_tutor as torch
 >>> torch.tensor([3, 1, 3, 3]).unique(return_inverse=True, return_counts=True)
@@ -13,13 +14,16 @@ import numbers
 import numpy as np
 
 from .. import grad_mode
+from ..dtypes import kind_name
+from ..factories import linspace
 from ..function import shown
+from ..ops.arithmetic import NotImplementedNode
 from ..ops.sorting import (sort_indices, SortBackward0, SortBackward1, TopkBackward0, Unique2Backward0,
                            UniqueConsecutiveBackward0, UniqueDimBackward0)
 from ..tensor import _dim, return_types, Tensor
 
 # Tensor methods written as functions (they call one another); the class below holds the others
-__all__ = ["unique", "unique_consecutive", "aminmax", "msort"]
+__all__ = ["unique", "unique_consecutive", "aminmax", "msort", "histogram"]
 
 
 def _rows(x: np.ndarray, dim) -> np.ndarray:
@@ -79,6 +83,52 @@ def aminmax(self, *, dim=None, keepdim=False):
 def msort(self):
     """The entries sorted along dim 0 (each column on its own): ``sort(dim=0).values``, recorded as SortBackward0."""
     return self.sort(dim=0).values
+
+
+def histogram(self, bins, *, range=None, weight=None, density=False):
+    """How many entries fall into each bin, as ``torch.return_types.histogram(hist, bin_edges)``: ``bins``
+    equal bins over ``range`` (by default from the smallest entry to the largest), or the bins between the edges
+    of a tensor ``bins``. A bin holds x with left <= x < right, the last one also its right edge; entries outside
+    are not counted. ``weight`` counts each entry by its weight; ``density=True`` divides the counts by their total
+    and by each bin's width, so that the histogram integrates to 1.
+
+    >>> import autograd_tutor as torch
+    >>> torch.histogram(torch.tensor([1., 2., 1., 4., 2.5]), bins=4, range=(0., 4.))
+    torch.return_types.histogram(
+    hist=tensor([0., 2., 2., 1.]),
+    bin_edges=tensor([0., 1., 2., 3., 4.]))
+    """
+    d = self._data
+    if d.dtype.kind != "f":
+        raise NotImplementedError(f"\"histogramdd\" not implemented for '{kind_name(d)}'")
+    if weight is not None and weight.shape != self.shape:
+        raise RuntimeError("torch.histogramdd: if weight tensor is provided it should have the same shape as the "
+                           f"input tensor excluding its innermost dimension, but got input with shape "
+                           f"{[d.size, 1]} and weight with shape {list(weight.shape)}")
+    if isinstance(bins, Tensor):
+        edges = bins._data.astype(d.dtype)
+    else:
+        if bins <= 0:
+            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
+        low, high = (float(d.min()), float(d.max())) if range is None and d.size else range or (0.0, 1.0)
+        if low > high:
+            raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min {low:g} max {high:g} for "
+                               "dimension 0")
+        if not np.isfinite([low, high]).all():
+            raise RuntimeError(f"torch.histogramdd: dimension 0's range [{low:g}, {high:g}] is not finite")
+        if low == high:
+            low, high = low - 0.5, high + 0.5
+        edges = linspace(low, high, bins + 1, dtype=self.dtype)._data
+    x, w = d.reshape(-1), None if weight is None else weight._data.reshape(-1)
+    inside = (x >= edges[0]) & (x <= edges[-1])
+    where = np.minimum(np.searchsorted(edges, x[inside], side="right") - 1, len(edges) - 2)
+    hist = np.bincount(where, None if w is None else w[inside], len(edges) - 1).astype(d.dtype)
+    if density:
+        hist = hist / hist.sum() / np.diff(edges)
+    if self._requires_grad and grad_mode._grad_enabled[0]:
+        return return_types.histogram(tuple(NotImplementedNode.apply(self, values=v, op="histogram")
+                                            for v in (hist, edges)))
+    return return_types.histogram((Tensor._make(hist), Tensor._make(edges)))
 
 
 class SortingMethods:

@@ -13,6 +13,7 @@ functions call them; ``Function.apply`` (``autograd/function.py``) records the n
 | ``shape`` | views and joins: ``view``, ``permute``, ``squeeze``, ``expand``, ``cat``, ``split``, ``unfold`` |
 | ``copies`` | ``clone``, ``copy_``, ``to(dtype)``, ``zero_``, ``fill_`` |
 | ``indexing`` | ``x[key]``, ``x[key] = v``, ``gather`` / ``scatter``, ``index_*``, ``masked_*`` |
+| ``views`` | in-place changes of a view, recorded on its base (``CopySlices``); ``AsStridedBackward0`` |
 | ``sorting`` | ``sort``, ``topk``, ``unique`` |
 | ``sampling`` | random fills in place (their gradient is zero) |
 | ``activations`` | ``softmax``, ``leaky_relu``, ``gelu``, ``silu``, ``softplus``, ``elu``, ``hardtanh``, ``mish`` |

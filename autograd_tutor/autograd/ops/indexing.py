@@ -1,5 +1,6 @@
-"""Indexing: ``x[key]`` and ``x[key] = v``, ``gather`` / ``scatter``, ``index_select``, ``index_add`` / ``index_fill``,
-``masked_fill`` / ``masked_select`` / ``masked_scatter``.
+"""Indexing: ``x[key]`` and ``x[key] = v`` with index tensors, ``gather`` / ``scatter``, ``index_select``,
+``index_add`` / ``index_fill``, ``masked_fill`` / ``masked_select`` / ``masked_scatter``. (``x[1:3] = v`` is a copy
+into a view: ``ops/views.py``.)
 
 >>> import autograd_tutor as torch
 >>> x = torch.tensor([1., 2., 3.], requires_grad=True)
@@ -16,7 +17,7 @@ from ..tensor import Tensor
 from .numerics import _is_tensor, _needs_array_only
 from .selection import _where
 
-__all__ = ["SliceBackward0", "SelectBackward0", "IndexBackward0", "CopySlices", "IndexPutBackward0",
+__all__ = ["SliceBackward0", "SelectBackward0", "IndexBackward0", "IndexPutBackward0",
            "SliceBackwardBackward0", "SelectBackwardBackward0", "IndexPutImplBackward0", "ScatterBackward0",
            "GatherBackward0", "gathered_back", "ScatterAddBackward0", "MaskedFillBackward0", "IndexSelectBackward0",
            "MaskedSelectBackward0", "MaskedFillBackward1", "ScatterBackward1", "IndexAddBackward0",
@@ -89,27 +90,6 @@ class _SavedList:
 
     def get(self, node, as_tensor: bool) -> tuple:
         return tuple(None if s is None else s.get(node, as_tensor) for s in self.items)
-
-
-class CopySlices(Function):
-    """x[key] = v recorded as a new node;  dx = g with the overwritten part zeroed,  dv = g[key]."""
-
-    def name(self) -> str:
-        return "torch::autograd::CopySlices"
-
-    @staticmethod
-    def forward(ctx, x, value, key):
-        ctx.save(key=key)
-        out = x._data.copy()
-        out[key] = value._data
-        return out
-
-    @staticmethod
-    def backward(ctx, g):
-        _needs_array_only(ctx, g, "item assignment")
-        gx = g.copy()
-        gx[ctx.key] = 0
-        return gx, g[ctx.key]
 
 
 class IndexPutBackward0(Function):

@@ -1,12 +1,12 @@
 """Linear algebra: ``mm``, ``mv``, ``dot``, ``bmm``, ``addmm``, ``diag`` / ``diagonal``, ``trace``, ``tril`` /
-``triu``, ``cdist``.
+``triu``, ``cdist``, ``cross``, ``svd``.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ..dtypes import CPP_NAMES, kind_name
-from ..function import Function
+from ..function import Function, MultiOutputFunction
 from ..tensor import Tensor
 from .backward_formulas import _scaled
 from .numerics import _is_tensor, _needs_array_only, _promote, _saved
@@ -14,7 +14,7 @@ from .reductions import norm_backward, vector_norm
 
 __all__ = ["MmBackward0", "MvBackward0", "DotBackward0", "BmmBackward0", "AddmmBackward0", "DiagEmbedBackward0",
            "DiagonalBackward0", "DiagonalBackward0_copy", "DiagonalBackwardBackward0", "TraceBackward0",
-           "IndexFillBackward1", "TrilBackward0", "TriuBackward0", "CdistBackward0"]
+           "IndexFillBackward1", "TrilBackward0", "TriuBackward0", "CdistBackward0", "LinalgCrossBackward0", "LinalgSvdBackward0"]
 
 
 def _mm_shapes_error(a, b) -> RuntimeError:
@@ -52,6 +52,12 @@ class MmBackward0(Function):
         if a is not None:
             gb = _t(_mm(_t(g), a)) if _column_major(ctx.mat2_sym_sizes, ctx.mat2_sym_strides) else _mm(_t(a), g)
         return ga, gb
+
+
+def _unpacked(ctx, as_tensor: bool, *names: str) -> tuple:
+    """The saved tensors of these names, None for each one that was not saved (its input's gradient not needed)."""
+    saved = _saved(ctx)
+    return tuple(ctx._unpack(name, as_tensor) if name in saved else None for name in names)
 
 
 def _strides(d: np.ndarray) -> tuple:
@@ -96,9 +102,7 @@ class MvBackward0(Function):
     @staticmethod
     def backward(ctx, g):
         t = _is_tensor(g)
-        saved = _saved(ctx)
-        a = ctx._unpack("self", t) if "self" in saved else None
-        v = ctx._unpack("vec", t) if "vec" in saved else None
+        a, v = _unpacked(ctx, t, "self", "vec")
         ga = None if v is None else g.reshape(-1, 1) * v if t else np.outer(g, v)
         return ga, (_t(a) @ g if a is not None else None)
 
@@ -123,9 +127,7 @@ class DotBackward0(Function):
     @staticmethod
     def backward(ctx, g):
         t = _is_tensor(g)
-        saved = _saved(ctx)
-        a = ctx._unpack("self", t) if "self" in saved else None
-        b = ctx._unpack("tensor", t) if "tensor" in saved else None
+        a, b = _unpacked(ctx, t, "self", "tensor")
         return (g * b if b is not None else None), (g * a if a is not None else None)
 
 
@@ -378,3 +380,88 @@ class CdistBackward0(Function):
 def _differences(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """a[..., i, :] - b[..., j, :] at [..., i, j, :]."""
     return a[..., :, None, :] - b[..., None, :, :]
+
+
+class LinalgCrossBackward0(Function):
+    """z = a x b, the cross product of the 3-vectors along ``dim`` (the other dims broadcast);
+    da = b x g,  db = g x a."""
+    saves_for = (("other", 1, 0), ("self", 0, 1))
+
+    @staticmethod
+    def forward(ctx, a, b, dim):
+        ctx.save(dim=dim)
+        return _cross(*_promote(a, b), dim)
+
+    @staticmethod
+    def backward(ctx, g):
+        a, b = _unpacked(ctx, _is_tensor(g), "self", "other")
+        return (None if b is None else _cross(b, g, ctx.dim)), (None if a is None else _cross(g, a, ctx.dim))
+
+
+def _cross(x, y, dim: int):
+    """x x y along ``dim``: NumPy's for arrays, the recorded operation for Tensors (create_graph)."""
+    return LinalgCrossBackward0.apply(x, y, dim=dim) if _is_tensor(x) else np.cross(x, y, axis=dim)
+
+
+class LinalgSvdBackward0(MultiOutputFunction):
+    """A = U diag(S) Vh, the singular value decomposition of the last two dims (k = min(m, n) singular values,
+    largest first): three outputs of one node. The gradient is torch's (``svd_backward``): with
+    E_jk = S_k^2 - S_j^2 and skew(X) = X - X^T,
+    dA = U [skew(U^T gU) S / E + S skew(Vh gVh^T) / E + diag(gS)] Vh, plus the parts of gU and gVh outside the
+    spans of U and V (when A is not square). Like torch's, it is defined only when the singular values differ."""
+    is_view = False
+
+    @staticmethod
+    def forward(ctx, a, full_matrices):
+        d = a._data
+        u, s, vh = np.linalg.svd(d, full_matrices=full_matrices)
+        if ctx.needs_input_grad:
+            ctx.save(full_matrices=full_matrices, U=Tensor._make(u), S=Tensor._make(s), Vh=Tensor._make(vh))
+        return [u, s, vh]
+
+    @staticmethod
+    def backward(ctx, grads):
+        for g in grads:
+            _needs_array_only(ctx, g, "svd")
+        u, s, vh = (ctx._unpack(name, False) for name in ("U", "S", "Vh"))
+        k = s.shape[-1]
+        gu, gs, gvh = grads
+        if ctx.full_matrices:  # only the first k singular vectors take part, as in torch
+            u, vh = u[..., :k], vh[..., :k, :]
+            gu = None if gu is None else gu[..., :k]
+            gvh = None if gvh is None else gvh[..., :k, :]
+        return _svd_backward(u, s, vh, gu, gs, gvh)
+
+
+def _svd_backward(u, s, vh, gu, gs, gvh) -> np.ndarray:
+    """dA from the gradients of U (m, k), S (k,) and Vh (k, n), any of them None (see LinalgSvdBackward0)."""
+    m, n, k = u.shape[-2], vh.shape[-1], s.shape[-1]
+    if gu is None and gvh is None:
+        return (u * gs[..., None, :]) @ vh if gs is not None else np.zeros(u.shape[:-1] + vh.shape[-1:], u.dtype)
+    e = s[..., None, :] ** 2 - s[..., :, None] ** 2
+    e[..., np.arange(k), np.arange(k)] = 1  # any number: only 0 / e is computed there
+    inner = 0
+    if gu is not None:
+        inner = _skew(_mt(u) @ gu) * s[..., None, :]
+    if gvh is not None:
+        inner = inner + s[..., :, None] * _skew(vh @ _mt(gvh))
+    inner = inner / e
+    if gs is not None:
+        inner = inner + gs[..., :, None] * np.eye(k, dtype=s.dtype)
+    if m > k and gu is not None:
+        gu_sinv = gu / s[..., None, :]
+        return (u @ inner + gu_sinv - u @ (_mt(u) @ gu_sinv)) @ vh
+    if n > k and gvh is not None:
+        sinv_gvh = gvh / s[..., :, None]
+        return u @ (inner @ vh + sinv_gvh - (sinv_gvh @ _mt(vh)) @ vh)
+    return u @ inner @ vh
+
+
+def _mt(x: np.ndarray) -> np.ndarray:
+    """The transpose of the last two dims."""
+    return np.swapaxes(x, -1, -2)
+
+
+def _skew(x: np.ndarray) -> np.ndarray:
+    """x - x^T, twice the antisymmetric part."""
+    return x - _mt(x)

@@ -14,7 +14,7 @@ from .numerics import _is_tensor
 
 __all__ = ["ViewBackward0", "UnsafeViewBackward0", "ReshapeAliasBackward0", "AliasBackward0", "PermuteBackward0",
            "TransposeBackward0", "TBackward0", "UnsqueezeBackward0", "SqueezeBackward0", "SqueezeBackward1",
-           "SqueezeBackward2", "SqueezeBackward4", "ExpandBackward0", "CatBackward0", "StackBackward0",
+           "SqueezeBackward2", "SqueezeBackward4", "IN_PLACE_NODES", "ExpandBackward0", "CatBackward0", "StackBackward0",
            "SplitBackward0", "SplitWithSizesBackward0", "UnbindBackward0", "FlipBackward0", "RepeatBackward0",
            "RollBackward0", "unfold_view", "UnfoldBackward0", "UnfoldBackwardBackward0", "fold_windows"]
 
@@ -145,6 +145,32 @@ class SqueezeBackward2(SqueezeBackward0):
 
 class SqueezeBackward4(SqueezeBackward0):
     """z = x.squeeze_(dim), the in-place squeeze inside ``matmul`` of 1-D @ 2-D;  dx = g reshaped back."""
+
+
+class SqueezeBackward3(SqueezeBackward0):
+    """z = x.squeeze_() in place;  dx = g reshaped back."""
+
+
+class SqueezeBackward5(SqueezeBackward0):
+    """z = x.squeeze_(dims) in place, for a tuple of dims;  dx = g reshaped back."""
+
+
+class UnsqueezeBackward1(UnsqueezeBackward0):
+    """z = x.unsqueeze_(dim) in place;  dx = g without the new axis."""
+
+
+class TBackward1(TBackward0):
+    """z = x.t_() in place;  dx = g.t()."""
+
+
+class TransposeBackward1(TransposeBackward0):
+    """z = x.transpose_(dim0, dim1) in place;  dx = g swapped back."""
+
+
+#: the node of a shape operation done in place (``x.unsqueeze_(0)``), by the node of the same one out of place
+IN_PLACE_NODES = {SqueezeBackward0: SqueezeBackward3, SqueezeBackward1: SqueezeBackward4,
+                  SqueezeBackward2: SqueezeBackward5, UnsqueezeBackward0: UnsqueezeBackward1, TBackward0: TBackward1,
+                  TransposeBackward0: TransposeBackward1}
 
 
 class ExpandBackward0(Function):

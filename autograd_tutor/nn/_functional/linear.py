@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from ...autograd.dtypes import CPP_NAMES
 from ...autograd.ops.linalg import AddmmBackward0
+from ...autograd.profiler import composite
 from ...autograd.tensor import Tensor
 
 __all__ = ["linear"]
 
 
+@composite("aten::linear")  # a range of its own in a profile, around its aten::t and aten::addmm
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """y = x W^T + b, for x of shape (..., in_features) and W of shape (out_features, in_features).
 

@@ -24,8 +24,11 @@ from collections import OrderedDict, namedtuple
 from ...autograd.dtypes import float32, float64
 from ...autograd.grad_mode import no_grad
 from ...autograd.hooks import add_hook
+from ...autograd.node import _ids
 from ...autograd.tensor import Tensor
 from ...devices import check_cpu
+from ...events import ModuleEntered, ModuleLeft
+from ...events import _routes as _announced
 from ..parameter import Parameter
 
 __all__ = ["Module"]
@@ -81,7 +84,17 @@ class Module:
 
     def __call__(self, *args, **kwargs):
         """``forward``, between the forward pre-hooks (which may replace the arguments) and the forward hooks
-        (which may replace the output)."""
+        (which may replace the output). When someone listens, the call is announced by a ``module_entered``
+        event and a ``module_left`` one (drawings group what the call made); otherwise it costs one check."""
+        if not _announced[ModuleEntered]:
+            return self._call(args, kwargs)
+        ModuleEntered.emit(id(self), type(self).__name__, next(_ids))
+        try:
+            return self._call(args, kwargs)
+        finally:
+            ModuleLeft.emit(id(self), next(_ids))
+
+    def _call(self, args: tuple, kwargs: dict):
         for hook in tuple(self.__dict__.get("_forward_pre_hooks", {}).values()):
             result = hook(self, args)
             if result is not None:

@@ -2,9 +2,10 @@
 // positions, edges with their paths) as SVG, and replays the backward steps recorded in Python, in the
 // browser, so the player works while the kernel is busy. Plain ES module: no bundler, no CDN.
 //
-// Traits read: graph_json {nodes, edges, hidden, width, height}, replay_json {steps, start} (JSON text),
-// step, title.
-// Traits written: step (the replay position), render_ms (time of the last full render, measured here).
+// Traits read: graph_json {nodes, edges, hidden, width, height, groups}, replay_json {steps, start} (JSON
+// text), step, title.
+// Traits written: step (the replay position), render_ms (time of the last full render, measured here),
+// expanded (the module groups drawn open: a click, or Enter / Space, on a group's box; Python lays it out).
 //
 // Large graphs stay responsive: only the nodes and edges inside the visible part of the drawing are in the
 // DOM (they are created and dropped as you pan and zoom), and when zoomed far out nodes are drawn as bare
@@ -14,7 +15,9 @@ const SVGNS = "http://www.w3.org/2000/svg";
 const SPEEDS = [0.5, 1, 2, 4];
 const KIND_NAMES = { leaf: "leaf", op: "result", constant: "constant", collapsed: "collapsed" };
 const DETAIL_SCALE = 0.3;    // below this zoom, nodes are shapes without text
-const START_SCALE = 1;       // a graph opens at full size (text 10 px and up): a larger one scrolls, never shrinks
+const START_SCALE = 1;       // a graph opens at full size (text 10 px and up): a larger one scrolls from its left
+const OVERVIEW = 30;         // more boxes than this open on an overview: fitted, down to OVERVIEW_SCALE
+const OVERVIEW_SCALE = 0.6;
 const MAX_STAGE = 560;       // the tallest the drawing gets before it pans
 const ICONS = {
   start: '<path d="M2 2h2.5v12H2zM14 2L5.5 8l8.5 6z"/>', back: '<path d="M12 2L4 8l8 6z"/>',
@@ -58,6 +61,43 @@ function icon(name) {
   return `<svg width="12" height="12" viewBox="0 0 16 16" aria-hidden="true" fill="currentColor">${ICONS[name]}</svg>`;
 }
 
+// ---------------------------------------------------------------- heatmaps (as viz/heat.py heat_svg)
+const HEAT = ["#542788", "#8073AC", "#B2ABD2", "#D8DAEB", "#F7F7F7", "#FEE0B6", "#FDB863", "#E08214", "#B35806"];
+
+function heatMarkup(heat) {
+  const cell = Math.floor(heat.w / heat.cols), paths = new Map();
+  [...heat.cells].forEach((c, i) => {
+    const r = Math.floor(i / heat.cols), k = i % heat.cols;
+    paths.set(c, (paths.get(c) || "") + `M${k * cell},${r * cell}h${cell}v${cell}h-${cell}z`);
+  });
+  return [...paths.entries()].sort().map(([c, d]) => `<path fill="${HEAT[Number(c)]}" d="${d}"/>`).join("") +
+    `<rect width="${heat.w}" height="${heat.h}" fill="none" stroke="#8A8A8A" stroke-width="0.6"/>`;
+}
+
+// ---------------------------------------------------------------- module groups
+// A closed group is one box (a band along its top); an open one frames its nodes, with its name on the frame.
+// Both are buttons: a click, or Enter / Space when focused (Tab reaches them), opens or closes the group.
+function groupMarkup(g) {
+  const inside = g.members.length;
+  if (!g.expanded) {
+    const w = g.w, h = g.h, t = g.top || 0;
+    return `<g class="agt-group${g.root ? " agt-root-node" : ""}" data-g="${g.id}" tabindex="0" role="button" ` +
+      `aria-expanded="false" aria-label="${esc(g.label)}: a module call, ${inside} nodes. Enter opens it." ` +
+      `style="transform:translate(${g.x - w / 2}px,${g.y - h / 2}px)">` +
+      `<rect class="agt-focus" x="-5" y="-5" width="${w + 10}" height="${h + 10}" rx="10"/>` +
+      `<rect class="agt-gshape" width="${w}" height="${h}" rx="8"/>` +
+      `<path class="agt-gband" d="M1.2,6.5A5.3,5.3 0 0 1 6.5,1.2H${w - 6.5}A5.3,5.3 0 0 1 ${w - 1.2},6.5V8H1.2Z"/>` +
+      `<text class="agt-label" x="${w / 2}" y="${t + 17}">${esc(g.label)}</text>` +
+      `<text class="agt-sub" x="${w / 2}" y="${t + 30}">${esc(g.sub)}</text>` +
+      `<title>${esc(g.label)}: ${inside} nodes inside (click, or Enter, to open)</title></g>`;
+  }
+  const [x0, y0, x1, y1] = g.frame;
+  return `<g class="agt-frame" data-g="${g.id}"><rect class="agt-fshape" x="${x0}" y="${y0}" width="${x1 - x0}" ` +
+    `height="${y1 - y0}" rx="10"/><g class="agt-gtab" data-g="${g.id}" tabindex="0" role="button" ` +
+    `aria-expanded="true" aria-label="${esc(g.label)}: a module call, open (${inside} nodes). Enter closes it.">` +
+    `<text x="${g.tab[0]}" y="${g.tab[1]}">${esc(g.label)} ▾</text><title>Click, or Enter, to close</title></g></g>`;
+}
+
 // ---------------------------------------------------------------- markup of one node / edge
 function nodeMarkup(n, detail) {
   const w = n.w, h = n.h, t = n.top || 0;
@@ -79,11 +119,14 @@ function nodeMarkup(n, detail) {
   const saved = n.saved.length
     ? `<text class="agt-saved" x="${w / 2}" y="${h - 6}"><tspan class="agt-sword">saved:</tspan> ` +
       n.saved.map((s) => `<tspan>${esc(s)}</tspan>`).join(" ") + "</text>" : "";
+  const heat = n.heat ? `<g transform="translate(${(w - n.heat.w) / 2},${t + 48})">${heatMarkup(n.heat)}</g>` : "";
+  const shift = n.heat ? n.heat.h + 4 : 0;  // as viz/boxes.py heat_shift
+  const value = n.heat ? n.value.split(" [")[0] : n.value;  // a heatmap: its shape above it
   return head +
     `<text class="agt-label" x="${w / 2}" y="${t + 17}">${esc(label)}</text>` +
     (n.sub ? `<text class="agt-sub" x="${w / 2}" y="${t + 30}">${esc(n.sub)}</text>` : "") +
-    (n.value ? `<text class="agt-value" x="${w / 2}" y="${t + 44}">${esc(n.value)}</text>` : "") +
-    `<text class="agt-grad" x="${w / 2}" y="${t + 57}"></text>` + saved + `<title></title></g>`;
+    (value ? `<text class="agt-value" x="${w / 2}" y="${t + 44}">${esc(value)}</text>` : "") + heat +
+    `<text class="agt-grad" x="${w / 2}" y="${t + 57 + shift}"></text>` + saved + `<title></title></g>`;
 }
 
 function edgeMarkup(e, i) {
@@ -112,14 +155,16 @@ function describe(n, grad, state) {
   const what = { leaf: "leaf tensor", op: `result of ${n.op}`, constant: "constant, no grad",
     collapsed: `${n.hidden} collapsed nodes` }[n.kind];
   const bits = [`${n.label}: ${what}`];
-  if (n.value) bits.push(`value ${n.value}`);
+  if (n.numbers) bits.push(`value ${n.value.split(" [")[0]} [${n.numbers}]`);
+  else if (n.value) bits.push(`value ${n.value}`);
   if (grad !== "None" || n.kind === "leaf") bits.push(`grad ${grad}`);
   if (n.saved.length) bits.push(`saved ${n.saved.join(", ")} (${state})`);
   return bits.join(", ");
 }
 
 function legendMarkup() {
-  const item = (svg, text) => `<span><svg width="28" height="16" aria-hidden="true">${svg}</svg>${text}</span>`;
+  const item = (svg, text, cls = "") =>
+    `<span${cls ? ` class="${cls}"` : ""}><svg width="28" height="16" aria-hidden="true">${svg}</svg>${text}</span>`;
   return [
     item(`<rect x="1" y="1" width="26" height="14" rx="7" fill="#E1EFF8" stroke="#0072B2" stroke-width="1.6"/>` +
       `<rect x="3.5" y="3.5" width="21" height="9" rx="4.5" fill="none" stroke="#0072B2"/>`, "leaf tensor (AccumulateGrad)"),
@@ -129,6 +174,9 @@ function legendMarkup() {
       `stroke-dasharray="4 2"/>`, "no grad"),
     item(`<rect x="4" y="4" width="23" height="11" rx="2" fill="#F8E6EF" stroke="#CC79A7"/>` +
       `<rect x="1" y="1" width="23" height="11" rx="2" fill="#F8E6EF" stroke="#CC79A7"/>`, "repeated, collapsed"),
+    item(`<rect x="1" y="1" width="26" height="14" rx="4" fill="#E4F4EE" stroke="#009E73" stroke-width="1.8"/>` +
+      `<rect x="2" y="2" width="24" height="3" fill="#009E73"/>`, "module call (click to open or close)",
+      "agt-legend-group"),
     item(`<line x1="1" y1="8" x2="27" y2="8" stroke="#555" stroke-width="1.5"/>`, "gradient path"),
     item(`<line x1="1" y1="8" x2="27" y2="8" stroke="#9A9A9A" stroke-width="1.5" stroke-dasharray="4 3"/>`,
       "no gradient"),
@@ -168,11 +216,13 @@ function render({ model, el: host }) {
     `<path d="M0,1L9,5L0,9z" fill="#555555"/></marker>` +
     `<marker id="${ids.back}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" ` +
     `orient="auto-start-reverse"><path d="M0,1L9,5L0,9z" fill="#D55E00"/></marker></defs>` +
-    `<g class="agt-viewport"><g class="agt-edges"></g><g class="agt-nodes"></g><g class="agt-elabels"></g>` +
+    `<g class="agt-viewport"><g class="agt-frames"></g><g class="agt-edges"></g><g class="agt-nodes"></g>` +
+    `<g class="agt-groups"></g><g class="agt-elabels"></g>` +
     `<g class="agt-overlay"><text class="agt-total" visibility="hidden"></text></g></g>`;
   const svgTitle = svg.querySelector("title");
   const gEdges = svg.querySelector(".agt-edges"), gNodes = svg.querySelector(".agt-nodes");
   const gLabels = svg.querySelector(".agt-elabels"), total = svg.querySelector(".agt-total");
+  const gFrames = svg.querySelector(".agt-frames"), gGroups = svg.querySelector(".agt-groups");
   const empty = el("div", { class: "agt-empty" }, "Run tensor code in the next cells: the graph appears here.");
   stage.append(svg, empty);
 
@@ -201,6 +251,7 @@ function render({ model, el: host }) {
   const note = el("p", { class: "agt-note", role: "note" });
   const legend = el("div", { class: "agt-legend", "aria-hidden": "true" });
   legend.innerHTML = legendMarkup();
+  legend.querySelector(".agt-legend-group").hidden = true;  // shown when the graph has module groups
   const tableBox = el("details", { class: "agt-tablebox" });
   const tableWrap = el("div", { class: "agt-tablewrap" });
   tableBox.append(el("summary", {}, "Nodes as a table (text alternative)"), tableWrap);
@@ -208,7 +259,8 @@ function render({ model, el: host }) {
   host.append(root);
 
   // ------------------------------------------------------------ state of the view
-  let graph = { nodes: [], edges: [], hidden: 0, width: 0, height: 0 };
+  let graph = { nodes: [], edges: [], hidden: 0, width: 0, height: 0, groups: [] };
+  let groupEls = new Map(), refocus = -1;  // group id -> its element; the group to focus once redrawn
   let nodeJson = [];                 // JSON text of each node, to see which ones changed
   let nodeEls = new Map();           // index -> {g, grad, word, title, painted} for nodes in the DOM
   let edgeEls = new Map();           // index -> {path, label, painted}
@@ -301,13 +353,14 @@ function render({ model, el: host }) {
     }
     const newNodes = [], newEdges = [];
     graph.nodes.forEach((n, i) => {
-      const visible = inView(n.x - n.w / 2, n.y - n.h / 2, n.x + n.w / 2, n.y + n.h / 2, margin);
+      const visible = n.inside === undefined &&  // a node inside a closed group is drawn as the group's box
+        inView(n.x - n.w / 2, n.y - n.h / 2, n.x + n.w / 2, n.y + n.h / 2, margin);
       const rec = nodeEls.get(i);
       if (visible && !rec) newNodes.push(i);
       else if (!visible && rec) { rec.g.remove(); nodeEls.delete(i); }
     });
     graph.edges.forEach((e, i) => {
-      const visible = inView(...edgeBox(e), margin);
+      const visible = e.path !== "" && inView(...edgeBox(e), margin);
       const rec = edgeEls.get(i);
       if (visible && !rec) newEdges.push(i);
       else if (!visible && rec) { rec.path.remove(); rec.label?.remove(); edgeEls.delete(i); }
@@ -369,7 +422,8 @@ function render({ model, el: host }) {
     });
     nodeJson.length = nodes.length;
     const oldEdges = graph.edges;
-    graph = { nodes, edges, hidden: g.hidden || 0, width: g.width || 0, height: g.height || 0 };
+    const regrouped = JSON.stringify(g.groups || []) !== JSON.stringify(graph.groups);
+    graph = { nodes, edges, hidden: g.hidden || 0, width: g.width || 0, height: g.height || 0, groups: g.groups || [] };
     if (reset) {
       gNodes.replaceChildren(); gEdges.replaceChildren(); gLabels.replaceChildren();
       nodeEls = new Map(); edgeEls = new Map();
@@ -390,6 +444,7 @@ function render({ model, el: host }) {
         }
       }
     }
+    if (regrouped) drawGroups();
     empty.style.display = nodes.length ? "none" : "flex";
     const counts = {};
     for (const n of nodes) counts[n.kind] = (counts[n.kind] || 0) + 1;
@@ -417,6 +472,35 @@ function render({ model, el: host }) {
     }, 0));
   }
 
+  function drawGroups() {
+    gFrames.replaceChildren(); gGroups.replaceChildren(); groupEls = new Map();
+    for (const g of graph.groups) {
+      const tmp = document.createElementNS(SVGNS, "g");
+      tmp.innerHTML = groupMarkup(g);
+      const made = tmp.firstElementChild;
+      (g.expanded ? gFrames : gGroups).append(made);
+      groupEls.set(g.id, g.expanded ? made.querySelector(".agt-gtab") : made);
+    }
+    root.dataset.groups = String(graph.groups.length);
+    legend.querySelector(".agt-legend-group").hidden = !graph.groups.length;  // only where there are groups
+    root.dataset.closedGroups = String(graph.groups.filter((g) => !g.expanded).length);
+    if (refocus >= 0 && groupEls.has(refocus)) groupEls.get(refocus).focus();
+    refocus = -1;
+  }
+
+  function toggleGroup(id) {  // open or close a group: Python lays the drawing out again
+    const open = new Set(graph.groups.filter((g) => g.expanded).map((g) => g.id));
+    if (open.has(id)) open.delete(id); else open.add(id);
+    refocus = id;
+    model.set("expanded", [...open].sort((a, b) => a - b));
+    model.save_changes();
+  }
+
+  function groupTarget(ev) {
+    const t = ev.target instanceof Element ? ev.target.closest(".agt-group, .agt-gtab") : null;
+    return t && root.contains(t) ? Number(t.dataset.g) : -1;
+  }
+
   function buildTable() {
     const head = ["name", "kind", "operation", "value", "grad", "saved"].map((h) => `<th scope="col">${h}</th>`).join("");
     const body = graph.nodes.map((n) => {
@@ -436,6 +520,8 @@ function render({ model, el: host }) {
     for (const [i, rec] of nodeEls) paintNode(i, rec);
     for (const [i, rec] of edgeEls) paintEdge(i, rec);
     graph.nodes.forEach((_, i) => paintRow(i));
+    const lit = st.active >= 0 ? graph.nodes[st.active]?.inside : undefined;
+    for (const [id, g] of groupEls) g.classList.toggle("agt-active", id === lit);
     if (shownRowActive !== st.active) {
       rows[shownRowActive]?.classList.remove("agt-active");
       rows[st.active]?.classList.add("agt-active");
@@ -516,16 +602,20 @@ function render({ model, el: host }) {
     userView = false;
   }
 
-  function startView() {  // full size (text 10 px and up); a graph larger than the stage opens on its result
+  function startView() {
+    // Up to OVERVIEW boxes: full size (text 10 px and up); one wider than the stage opens at its left edge, where
+    // the graph starts, and scrolls (drag, or the replay follows its node). More boxes: an overview, fitted.
     const [width, height, scale] = stageSize();
+    const boxes = graph.nodes.filter((n) => n.inside === undefined).length +
+      graph.groups.filter((g) => !g.expanded).length;
     if (scale >= START_SCALE || !graph.nodes.length) {
       setView({ x: 0, y: 0, w: width / START_SCALE, h: height / START_SCALE });
       return;
     }
+    const k = boxes > OVERVIEW ? Math.max(scale, OVERVIEW_SCALE) : START_SCALE;
     const focus = graph.nodes.find((n) => n.root) || graph.nodes[graph.nodes.length - 1];
-    const w = width / START_SCALE, h = height / START_SCALE;
-    const x = Math.max(0, Math.min(focus.x + focus.w / 2 + 40 - w, graph.width - w));
-    setView({ x, y: Math.max(0, Math.min(focus.y - h / 2, graph.height - h)), w, h });
+    const w = width / k, h = height / k;
+    setView({ x: 0, y: Math.max(0, Math.min(focus.y - h / 2, graph.height - h)), w, h });
   }
 
   function focusPoint() {  // what a zoom button zooms around: the replay's node, else the node nearest the centre
@@ -562,8 +652,12 @@ function render({ model, el: host }) {
     zoom(Math.exp(-ev.deltaY * 0.0025), cx, cy);
   }, { passive: false });
   let drag = null;
+  stage.addEventListener("click", (ev) => {
+    const id = groupTarget(ev);
+    if (id >= 0) { ev.preventDefault(); toggleGroup(id); }
+  });
   stage.addEventListener("pointerdown", (ev) => {
-    if (!view) return;
+    if (!view || groupTarget(ev) >= 0) return;  // a group's box is a button, not a handle to pan with
     drag = { x: ev.clientX, y: ev.clientY, view: { ...view } };
     stage.setPointerCapture(ev.pointerId);
     stage.classList.add("agt-dragging");
@@ -605,6 +699,8 @@ function render({ model, el: host }) {
     if (ev.ctrlKey || ev.metaKey || ev.altKey || (ev.shiftKey && ev.key === "Enter")) return;
     ev.stopPropagation();
     if (tag === "INPUT" || tag === "SELECT") return;  // the slider and the speed menu keep their own keys
+    const group = groupTarget(ev);
+    if (group >= 0 && (ev.key === "Enter" || ev.key === " ")) { ev.preventDefault(); toggleGroup(group); return; }
     let handled = true;
     switch (ev.key) {
       case "ArrowRight": pause(); setPosition(position + 1); break;

@@ -1,3 +1,4 @@
+// h() and inline() come from dom.js, which the widget puts before this file (widgets/quiz.py).
 // QuizWidget view: draws one question at a time, sends answers to Python, shows the feedback it sends back.
 // The page never holds an answer key: Python grades every answer (see autograd_tutor/quiz/keys.py).
 // Keyboard: Tab between controls; arrows move between radio choices (native) and between tensors of a
@@ -7,19 +8,6 @@ const MARK_ORDER = ["leaf_grad", "leaf_nograd", "nonleaf"];
 const MARK_SHORT = { leaf_grad: "leaf · grad", leaf_nograd: "leaf · no grad", nonleaf: "non-leaf" };
 const NODE_W = 104, NODE_H = 46, PAD = 16, OFF_GAP = 40;  // NODE_W, NODE_H: as in quiz/model.py
 const SVG_NS = "http://www.w3.org/2000/svg";
-let viewCount = 0;
-
-function h(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") el.className = v;
-    else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
-    else el.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined) el.append(c);
-  return el;
-}
 
 function s(tag, attrs = {}, ...children) {
   const el = document.createElementNS(SVG_NS, tag);
@@ -28,17 +16,12 @@ function s(tag, attrs = {}, ...children) {
   return el;
 }
 
-// Text with `code` spans: the only markup prompts use. Built from text nodes, never innerHTML.
-function inline(text) {
-  return String(text || "").split("`").map((part, i) => (i % 2 ? h("code", {}, part) : document.createTextNode(part)));
-}
-
 function plural(n, word) {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
 function render({ model, el }) {
-  const uid = `agtq${++viewCount}`;
+  const uid = uniqueId("agtq");
   const drafts = {};     // question id -> the learner's unsent answer
   const feedback = {};   // question id -> the last feedback message from Python
   let pendingTimer = null;

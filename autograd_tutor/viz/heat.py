@@ -1,0 +1,52 @@
+"""Heatmaps: a tensor of more than a few numbers is drawn as a small grid of coloured cells with its shape.
+
+A cut-off list (``(16, 2) [-0.005, 0.38, -0.58, …]``) hides most of a weight matrix; a heatmap shows all of its
+shape at a glance: the value's grid of samples (:func:`format.sample_grid`) coloured by a diverging,
+colour-blind-safe scale (ColorBrewer's PuOr): purple below zero, white at zero, orange above, each number
+scaled by the largest magnitude in the grid. The exact numbers stay in the node's tooltip.
+
+Every renderer draws the same cells: heat_of turns a grid into one character per cell (``"0"`` to
+``"8"``, ``"4"`` is zero) that the node's JSON carries to the widget, and :func:`heat_svg` writes one
+``<path>`` per colour (a few hundred bytes per node, however large the tensor).
+
+>>> heat = heat_of((2, 3, (-2.0, 0.0, 2.0, 1.0, 0.5, -1.0)))
+>>> heat["cells"], heat["w"], heat["h"]
+('048652', 18, 12)
+>>> heat_svg(heat).count("<path")  # one per colour used
+6
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+__all__ = ["COLOURS", "heat_of", "heat_svg", "HEAT_W", "HEAT_H", "GAP"]
+
+#: PuOr, 9 classes: from the most negative (purple) through white to the most positive (orange).
+COLOURS = ("#542788", "#8073AC", "#B2ABD2", "#D8DAEB", "#F7F7F7", "#FEE0B6", "#FDB863", "#E08214", "#B35806")
+#: The largest a heatmap gets (px), and the cell size it starts from.
+HEAT_W, HEAT_H, CELL = 96, 24, 6
+#: Space between the heatmap and the rows above and below it.
+GAP = 4
+
+
+def heat_of(grid: Optional[tuple]) -> Optional[dict]:
+    """``{"rows", "cols", "cells", "w", "h"}`` of a value's grid (None for a value without one)."""
+    if grid is None:
+        return None
+    rows, cols, samples = grid
+    top = max((abs(v) for v in samples if v == v), default=0.0) or 1.0
+    cells = "".join("4" if v != v else str(min(8, max(0, round(4 + 4 * v / top)))) for v in samples)
+    cell = max(2, min(CELL, HEAT_H // rows, HEAT_W // cols))
+    return {"rows": rows, "cols": cols, "cells": cells, "w": cols * cell, "h": rows * cell}
+
+
+def heat_svg(heat: dict) -> str:
+    """The heatmap's cells as SVG paths (one per colour), at (0, 0), with a thin frame."""
+    cell = heat["w"] // heat["cols"]
+    by_level: dict = {}
+    for i, c in enumerate(heat["cells"]):
+        r, k = divmod(i, heat["cols"])
+        by_level.setdefault(c, []).append(f"M{k * cell},{r * cell}h{cell}v{cell}h-{cell}z")
+    paths = "".join(f'<path fill="{COLOURS[int(c)]}" d="{"".join(d)}"/>' for c, d in sorted(by_level.items()))
+    return paths + (f'<rect width="{heat["w"]}" height="{heat["h"]}" fill="none" stroke="#8A8A8A" '
+                    f'stroke-width="0.6"/>')

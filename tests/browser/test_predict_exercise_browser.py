@@ -1,0 +1,174 @@
+"""The predict and exercise steps as a learner meets them, in JupyterLab 4 and Notebook 7, light and dark:
+lesson 3's prediction typed by keyboard gets Python's verdict and the drawing under it then replays the pass;
+its Square exercise, fixed by typing in the cell and run again, turns from a marked edge to "Right"; lesson 4's
+prediction is made with the mouse alone. axe-core finds no serious or critical violation (contrast included)
+in the prediction and the check. Screenshots: ``tests/browser/artifacts/predict-*.png``, ``exercise-*.png``.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+from conftest import ARTIFACTS
+from test_front_ends_browser import AXE, LESSONS, _run_all, _set_theme
+
+LESSON_3 = "03_backward_and_chain_rule.ipynb"
+LESSON_4 = "04_retain_grad_and_retain_graph.ipynb"
+FIXED_SQUARE = '''from autograd_tutor.exercise import check_backward
+
+class Square(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x * x
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, = ctx.saved_tensors
+        return grad_output * 2 * x
+
+xs = torch.tensor([1.0, -2.0, 3.0], requires_grad=True)
+check_backward(Square, xs)'''
+
+
+def _axe(page, selector: str) -> list:
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate(
+        """async (selector) => {
+             const include = [...document.querySelectorAll(selector)];
+             const result = await axe.run({ include }, { runOnly: ['wcag2a', 'wcag2aa'] });
+             return result.violations.map(v => ({ id: v.id, impact: v.impact, help: v.help,
+               nodes: v.nodes.slice(0, 3).map(n => n.target.join(' ') + ': ' + n.failureSummary) }));
+           }""", selector)
+    return [v for v in found if v["impact"] in ("serious", "critical")]
+
+
+def _cell_with(page, text: str):
+    """The code cell whose source holds ``text``."""
+    return page.locator(".jp-CodeCell").filter(has=page.locator(".jp-InputArea", has_text=text)).first
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("front", ["lab", "notebook"])
+def test_lesson_3_prediction_by_keyboard_and_exercise_fixed_in_the_cell(lab, lab_page, front, theme):
+    page = lab_page
+    ARTIFACTS.mkdir(exist_ok=True)
+    shutil.copy(LESSONS / LESSON_3, lab.root / LESSON_3)
+    _set_theme(lab, theme)
+    _run_all(lab, page, LESSON_3, front)
+    tag = f"{front}-{theme}"
+
+    # predict: type 3 by keyboard, Enter; Python's verdict arrives and the drawing under it holds the pass
+    cell = _cell_with(page, 'Predict.from_tensor(r, "grad-value")')
+    predict = cell.locator(".agt-predict")
+    predict.scroll_into_view_if_needed()
+    drawing = cell.locator(".agt-root")
+    predict.get_by_label("Your prediction (a number)").focus()
+    page.keyboard.type("3")
+    page.keyboard.press("Enter")
+    verdict = predict.locator(".agt-quiz-feedback.is-correct")
+    verdict.wait_for(timeout=20_000)
+    assert "You predicted right." in verdict.inner_text()
+    assert "r.backward() ran: p.grad = 3, q.grad = 2, r.grad = None." in verdict.inner_text()
+    assert predict.get_by_role("button", name="Predicted").is_disabled()
+    drawing.focus()
+    page.keyboard.press("End")
+    page.wait_for_function("el => /step [1-9]\\d* \\/ [1-9]/.test(el.textContent)",
+                           arg=drawing.locator(".agt-pos").element_handle())
+    assert "p.grad = 3" in drawing.locator(".agt-narration").inner_text()
+    predict.screenshot(path=str(ARTIFACTS / f"predict-{tag}-lesson3.png"))
+    cell.screenshot(path=str(ARTIFACTS / f"predict-{tag}-lesson3-with-drawing.png"))
+
+    # the exercise: wrong at first (the marked edge), right once the learner's fix is typed and run
+    exercise = _cell_with(page, "class Square(torch.autograd.Function)")
+    exercise.scroll_into_view_if_needed()
+    wrong = exercise.locator(".agt-check.is-wrong")
+    wrong.wait_for()
+    assert "expected [2, -4, 6], got [1, -2, 3]" in wrong.inner_text()
+    assert wrong.locator(".edge.is-wrong").count() == 1
+    wrong.screenshot(path=str(ARTIFACTS / f"exercise-{tag}-lesson3-wrong.png"))
+    assert _axe(page, ".agt-predict, .agt-check") == []
+    exercise.locator(".cm-content").click()
+    page.keyboard.press("Control+a")
+    page.keyboard.insert_text(FIXED_SQUARE)
+    page.keyboard.press("Shift+Enter")
+    right = exercise.locator(".agt-check.is-right")
+    right.wait_for(timeout=30_000)
+    assert "Right" in right.inner_text() and right.locator(".edge.is-right").count() == 1
+    right.screenshot(path=str(ARTIFACTS / f"exercise-{tag}-lesson3-right.png"))
+    assert _axe(page, ".agt-check") == []
+
+
+def test_lesson_4_prediction_by_mouse_alone(lab, lab_page):
+    page = lab_page
+    shutil.copy(LESSONS / LESSON_4, lab.root / LESSON_4)
+    _set_theme(lab, "light")
+    _run_all(lab, page, LESSON_4, "lab")
+    cell = _cell_with(page, 'Predict.from_tensor(n, "gets-grad")')
+    predict = cell.locator(".agt-predict")
+    predict.scroll_into_view_if_needed()
+    predict.get_by_role("button", name="Check my prediction").click()   # nothing ticked: told so, not graded
+    assert "Tick at least one first." in predict.locator(".agt-quiz-feedback").inner_text()
+    for name in ("m", "k"):
+        predict.locator("label.agt-quiz-choice", has_text=name).click()
+    predict.get_by_role("button", name="Check my prediction").click()
+    verdict = predict.locator(".agt-quiz-feedback.is-correct")
+    verdict.wait_for(timeout=20_000)
+    assert "n.backward() ran: m.grad = 48, k.grad = 12, n.grad = None." in verdict.inner_text()
+    predict.screenshot(path=str(ARTIFACTS / "predict-lab-light-lesson4.png"))
+    second = _cell_with(page, 'Predict.from_tensor(doubled, "second-backward")').locator(".agt-predict")
+    second.scroll_into_view_if_needed()
+    second.locator("label.agt-quiz-choice", has_text="It runs again").click()
+    second.get_by_role("button", name="Check my prediction").click()
+    wrong = second.locator(".agt-quiz-feedback.is-wrong")
+    wrong.wait_for(timeout=20_000)
+    assert "Not what the engine did." in wrong.inner_text() and "raised RuntimeError" in wrong.inner_text()
+    second.screenshot(path=str(ARTIFACTS / "predict-lab-light-lesson4-wrong.png"))
+    print(json.dumps({"lesson 4 verdicts": [verdict.inner_text()[:60], wrong.inner_text()[:60]]}))
+
+
+#: lesson -> (its predictions, its exercises): every lesson has at least one prediction
+STEPS = {"01_computation_graph.ipynb": (1, 0), "02_leaf_and_non_leaf.ipynb": (1, 0),
+         "03_backward_and_chain_rule.ipynb": (1, 1), "04_retain_grad_and_retain_graph.ipynb": (3, 0),
+         "05_hooks_and_events.ipynb": (1, 0), "06_training_a_tiny_network.ipynb": (1, 1),
+         "07_a_small_cnn.ipynb": (1, 0), "08_reading_the_engine.ipynb": (1, 1)}
+
+
+@pytest.mark.parametrize("lesson", list(STEPS))
+def test_every_lessons_predictions_answer_and_its_exercises_start_marked(lab, lab_page, lesson):
+    """Each prediction of the lesson, answered (by keyboard where it is typed, by mouse where it is picked),
+    gets Python's verdict with what the engine did, and its drawing then has a pass to replay; each exercise's
+    starting code is wrong on one edge, as the lesson says."""
+    page = lab_page
+    shutil.copy(LESSONS / lesson, lab.root / lesson)
+    _set_theme(lab, "light")
+    _run_all(lab, page, lesson, "lab")
+    predictions, exercises = STEPS[lesson]
+    cells = page.locator(".jp-CodeCell").filter(has=page.locator(".agt-predict"))
+    assert cells.count() == predictions
+    for i in range(predictions):
+        cell = cells.nth(i)
+        predict = cell.locator(".agt-predict")
+        predict.scroll_into_view_if_needed()
+        typed = predict.locator("input.agt-quiz-input")
+        if typed.count():
+            typed.focus()
+            page.keyboard.type("1")
+            page.keyboard.press("Enter")
+        else:
+            predict.locator("label.agt-quiz-choice").first.click()
+            predict.get_by_role("button", name="Check my prediction").click()
+        verdict = predict.locator(".agt-quiz-feedback.is-correct, .agt-quiz-feedback.is-wrong")
+        verdict.wait_for(timeout=20_000)
+        assert "What the engine did:" in verdict.inner_text()
+        drawing = cell.locator(".agt-root")
+        if drawing.count():
+            page.wait_for_function("el => /\\/ [1-9]/.test(el.textContent)",
+                                   arg=drawing.locator(".agt-pos").element_handle(), timeout=20_000)
+        predict.screenshot(path=str(ARTIFACTS / f"predict-all-{lesson[:2]}-{i}.png"))
+    checks = page.locator(".agt-check")
+    assert checks.count() == exercises
+    for i in range(exercises):
+        assert checks.nth(i).locator(".edge.is-wrong").count() == 1
+    assert _axe(page, ".agt-predict, .agt-check") == []

@@ -1,0 +1,113 @@
+"""What torch's argument parser gives every built-in function, run in torch and in autograd_tutor: NumPy's names
+(``axis=``, ``keepdims=``, ``x1=``...) and ``out=`` (the result written into a given tensor, resized with torch's
+warning, cast by its rules, refused while an argument requires grad)."""
+import pytest
+
+pytest.importorskip("torch")
+
+NUMPY_NAMES = {
+    "axis-and-keepdims": """
+        t = torch.arange(12.).reshape(3, 4)
+        print(t.sum(axis=0), t.mean(axis=1, keepdims=True), torch.sum(t, axis=1, keepdims=True))
+        print(torch.cumsum(t, axis=0), t.max(axis=1), torch.argmax(t, axis=1), t.std(axis=0, keepdims=True))
+        print(t.softmax(axis=0), torch.logsumexp(t, axis=0), t.mean(axis=(0, 1)))
+        print(torch.cat([t, t], axis=0).shape, torch.stack([t, t], axis=1).shape, t.unsqueeze(axis=0).shape)
+        print(t.squeeze(axis=0).shape, t.cumprod(axis=1)[0], t.amax(axis=0), t.any(axis=0))
+    """,
+    "input-names": """
+        t = torch.arange(6.).reshape(2, 3)
+        print(torch.sum(x=t), torch.sum(a=t), torch.add(x1=t, x2=t), torch.add(t, x2=t), torch.exp(x=t)[0])
+    """,
+    "gradients-flow-as-with-dim": """
+        x = torch.arange(6., requires_grad=True)
+        y = x.reshape(2, 3).sum(axis=1, keepdims=True)
+        graph(y)
+        y.sum().backward()
+        print(y, x.grad)
+    """,
+    "refused": """
+        t = torch.arange(6.).reshape(2, 3)
+        with expect(): t.sum(dim=0, axis=0)
+        with expect(): t.sum(0, axis=0)
+        with expect(): t.norm(dim=0, keepdims=True)
+        with expect(): torch.nn.functional.softmax(t, axis=0)
+    """,
+}
+
+OUT = {
+    "written-into-out": """
+        a = torch.ones(2, 3)
+        b = torch.full((2, 3), 2.)
+        c = torch.empty(2, 3)
+        print(torch.add(a, b, out=c) is c, c, c._version)
+        torch.mul(a, b, out=c); print(c)
+        torch.add(a, b, alpha=2, out=c); print(c)
+        torch.div(a, b, out=c); print(c)
+        torch.sub(a, 3, out=c); print(c)
+        m = torch.empty(2, 2)
+        torch.matmul(a, b.T, out=m); print(m)
+        torch.mm(a, b.T, out=m); print(m)
+        print(torch.exp(a, out=torch.empty(2, 3)), torch.sum(a, 0, out=torch.empty(3)))
+        print(torch.cat([a, b], out=torch.empty(4, 3)), torch.stack([a, b], out=torch.empty(2, 2, 3)).shape)
+        print(torch.pow(a, 2, out=torch.empty(2, 3)), torch.where(a > 0, a, b, out=torch.empty(2, 3)))
+        print(torch.clamp(b, 0, 1, out=torch.empty(2, 3)), torch.argmax(b, 1, out=torch.empty(2, dtype=torch.long)))
+        print(torch.mean(a, 0, out=torch.empty(3)), torch.cumsum(a, 0, out=torch.empty(2, 3)))
+        torch.add(a, b, out=a); print(a)
+    """,
+    "resized-with-a-warning": """
+        a = torch.ones(2, 3)
+        d = torch.empty(2, 2)
+        print(torch.add(a, a, out=d), d.shape)
+        e = torch.empty(0)
+        print(torch.add(a, a, out=e).shape)
+        print(torch.mm(a, a.T, out=torch.empty(3, 3)))
+    """,
+    "dtypes": """
+        a = torch.ones(2, 3)
+        print(torch.add(a.long(), a.long(), out=torch.empty(2, 3)))
+        print(torch.add(a, a, out=torch.empty(2, 3, dtype=torch.float64)))
+        print(torch.exp(a.long(), out=torch.empty(2, 3)))
+        with expect(): torch.add(a, a, out=torch.empty(2, 3, dtype=torch.long))
+        with expect(): torch.exp(a.long(), out=torch.empty(2, 3, dtype=torch.long))
+        with expect(): torch.mean(a, 0, out=torch.empty(3, dtype=torch.long))
+        with expect(): torch.matmul(a, a.T, out=torch.empty(2, 2, dtype=torch.float64))
+        with expect(): torch.mm(a, a.T, out=torch.empty(2, 2, dtype=torch.float64))
+        with expect(): torch.cat([a, a], out=torch.empty(4, 3, dtype=torch.long))
+        with expect(): torch.stack([a, a], out=torch.empty(2, 2, 3, dtype=torch.long))
+        with expect(): torch.add(a, a, out=[1])
+    """,
+    "no-autograd": """
+        g = torch.ones(2, 3, requires_grad=True)
+        b = torch.ones(2, 3)
+        with expect(): torch.add(g, b, out=torch.empty(2, 3))
+        with expect(): torch.add(b, b, out=torch.empty(2, 3, requires_grad=True))
+        with expect(): torch.mul(g, b, out=torch.empty(2, 3))
+        with expect(): torch.matmul(g, b.T, out=torch.empty(2, 2))
+        with expect(): torch.sum(g, 0, out=torch.empty(3))
+        with expect(): torch.cat([g, b], out=torch.empty(4, 3))
+        with torch.no_grad():
+            c = torch.add(g, b, out=torch.empty(2, 3))
+        print(c, c.requires_grad)
+    """,
+    "factories": """
+        torch.manual_seed(0)
+        r = torch.empty(3)
+        print(torch.rand(3, out=r) is r, r)
+        torch.manual_seed(0)
+        print(torch.rand(3, out=torch.empty(3, dtype=torch.float64)), torch.randn(2, out=torch.empty(2)))
+        print(torch.zeros(2, out=torch.empty(3)), torch.ones(2, out=torch.empty(2, dtype=torch.long)))
+        print(torch.arange(3, out=torch.empty(3)), torch.linspace(0, 1, 3, out=torch.empty(3)))
+        print(torch.arange(3, out=torch.empty(1)), torch.arange(0., 1., 0.25, out=torch.empty(2, 2)).shape)
+        print(torch.full((2,), 3., out=torch.empty(2)), torch.eye(2, out=torch.empty(2, 2)))
+        print(torch.randint(0, 5, (3,), out=torch.empty(3, dtype=torch.long)), torch.empty(2, out=torch.empty(3)).shape)
+        with expect(): torch.rand(3, out=torch.empty(3, dtype=torch.float64), dtype=torch.float32)
+        with expect(): torch.zeros(2, out=torch.empty(3), dtype=torch.float64)
+        with expect(): torch.rand(3, out=torch.empty(3, requires_grad=True))
+        with expect(): torch.zeros(3, out=torch.empty(3, requires_grad=True))
+    """,
+}
+
+
+@pytest.mark.parametrize("name", [*NUMPY_NAMES, *OUT])
+def test_argument_parser(conform, name):
+    conform({**NUMPY_NAMES, **OUT}[name])

@@ -1,0 +1,241 @@
+"""Module groups (viz/groups.py, the module_entered / module_left events) and heatmaps (viz/heat.py)."""
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import autograd_tutor as torch
+from autograd_tutor import events, nn
+from autograd_tutor.viz import GraphModel, to_svg
+from autograd_tutor.viz.boxes import node_size
+from autograd_tutor.viz.format import Value
+from autograd_tutor.viz.groups import CALLS, ModuleCalls, module_names, module_text
+from autograd_tutor.viz.heat import heat_of
+
+sys.path.insert(0, str(Path(__file__).parent))
+import viz_suite  # noqa: E402
+
+
+def _mlp(widths=(2, 16, 16, 1)):
+    torch.manual_seed(0)
+    layers = []
+    for a, b in zip(widths, widths[1:]):
+        layers += [nn.Linear(a, b), nn.Tanh()]
+    return nn.Sequential(*layers[:-1])
+
+
+# ------------------------------------------------------------------ the events
+def test_a_module_call_is_announced_only_while_someone_listens():
+    lin = nn.Linear(2, 3)
+    with events.record(kinds=["node_created"]) as trace:
+        lin(torch.ones(1, 2))
+    assert [e.kind for e in trace] == ["node_created", "node_created"]  # no module event was even built
+    x = torch.ones(1, 2)
+    with events.record() as trace:
+        y = lin(x)
+    kinds = [e.kind for e in trace]
+    assert kinds[0] == "module_entered" and kinds[-1] == "module_left"
+    entered, left = trace[0], trace[-1]
+    assert entered.module_id == left.module_id == id(lin)
+    assert entered.type_name == "Linear"
+    assert entered.mark < y.grad_fn._id < left.mark and entered.mark < y._id < left.mark
+
+
+def test_a_module_that_raises_still_leaves():
+    class Broken(nn.Module):
+        def forward(self, x):
+            raise ValueError("no")
+    with events.record(kinds=["module_entered", "module_left"]) as trace:
+        with pytest.raises(ValueError, match="no"):
+            Broken()(torch.ones(1))
+    assert [e.kind for e in trace] == ["module_entered", "module_left"]
+
+
+def test_nested_calls_are_recorded_inside_out():
+    calls = ModuleCalls()
+    calls.start()
+    try:
+        model = _mlp((2, 3, 1))
+        model(torch.ones(1, 2))
+        assert calls.busy is None
+    finally:
+        calls.stop()
+    names = [(c.type_name, c.nested) for c in sorted(calls.since(0), key=lambda c: c.end)]
+    assert names == [("Linear", False), ("Tanh", False), ("Linear", False), ("Sequential", True)]
+
+
+# ------------------------------------------------------------------ names
+def test_module_text_is_the_repr_first_line_without_defaults():
+    assert module_text("Linear", "in_features=2, out_features=16, bias=True") == "Linear(2 -> 16)"
+    assert module_text("Linear", "in_features=2, out_features=16, bias=False") == "Linear(2 -> 16, bias=False)"
+    assert module_text("Conv2d", "1, 2, kernel_size=(3, 3), stride=(1, 1)") == "Conv2d(1 -> 2, kernel_size=(3, 3))"
+    assert module_text("MaxPool2d", "kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False") == \
+        "MaxPool2d(kernel_size=2, stride=2)"
+    assert module_text("Tanh", "") == "Tanh()"
+    lin = nn.Linear(2, 16)
+    assert module_text("Linear", lin.extra_repr()) == "Linear(2 -> 16)"
+
+
+def test_module_names_are_the_learners():
+    model = _mlp()
+    first = model[0]
+    names = module_names({"model": model, "first": first, "_hidden": model, "n": 3}.items())
+    assert names[id(model)] == ("model", model) and names[id(model[2])] == ("model.2", model[2])
+    assert names[id(first)] == ("first", first)  # a variable of its own comes first
+
+
+# ------------------------------------------------------------------ grouping
+def _grouped(build, namespace_of, expanded=None):
+    with events.record() as trace:
+        out, namespace = build()
+    model = GraphModel.from_trace(trace, namespace=namespace)
+    return model, model.snapshot(expanded=expanded), out
+
+
+def test_each_child_of_a_sequential_is_a_group_with_its_parameters():
+    def build():
+        model = _mlp()
+        X = torch.randn(4, 2)
+        loss = model(X).pow(2).mean()
+        return loss, {"model": model, "X": X, "loss": loss}
+    m, snap, _ = _grouped(build, None, expanded=())
+    labels = [g["label"] for g in snap["groups"]]
+    assert labels == ["model.0 · Linear(2 -> 16)", "model.2 · Linear(16 -> 16)", "model.4 · Linear(16 -> 1)"]
+    inside = {m.visible[i].label for i in snap["groups"][0]["members"]}
+    assert inside == {"model.0.weight", "model.0.bias", "TBackward0", "AddmmBackward0"}
+    assert "inside" not in snap["nodes"][m.find("X").index]  # the data is not the module's
+    assert "inside" not in snap["nodes"][m.find("TanhBackward0").index]  # a group of one node stays that node
+    for e in snap["edges"]:  # an edge inside a closed group is not drawn; the others are routed to its box
+        src, dst = snap["nodes"][e["src"]], snap["nodes"][e["dst"]]
+        same = "inside" in src and src.get("inside") == dst.get("inside")
+        assert (e["path"] == "") == same
+
+
+def test_a_custom_model_groups_its_children_and_keeps_its_own_ops():
+    model, _ = viz_suite.build("custom_module_groups")
+    snap = model.snapshot(expanded=())
+    assert [g["label"] for g in snap["groups"]] == [f"net.{n} · Block()" for n in ("first", "second", "third",
+                                                                                  "fourth")]
+    add = [n for n in model.visible if n.op == "AddBackward0"]
+    assert add and "inside" not in snap["nodes"][add[0].index]  # the residual add is the model's own
+
+
+def test_a_top_level_layer_groups_what_it_made():
+    def build():
+        torch.manual_seed(0)
+        conv = nn.Conv2d(1, 2, 3)
+        y = conv(torch.randn(1, 1, 5, 5)).sum()
+        return y, {"conv": conv, "y": y}
+    m, snap, _ = _grouped(build, None, expanded=())
+    assert [g["label"] for g in snap["groups"]] == ["conv · Conv2d(1 -> 2, kernel_size=(3, 3))"]
+
+
+def test_groups_open_up_to_30_nodes_and_close_beyond():
+    small, _ = viz_suite.build("mlp_groups")
+    assert len(small.visible) <= 30 and all(g["expanded"] for g in small.snapshot()["groups"])
+    big, _ = viz_suite.build("deep_mlp_groups")
+    snap = big.snapshot()
+    assert len(big.visible) > 30 and not any(g["expanded"] for g in snap["groups"])
+    drawn = [n for n in snap["nodes"] if "inside" not in n]
+    assert len(drawn) + len(snap["groups"]) <= 30  # with its groups closed, the drawing is small again
+    opened = big.snapshot(expanded=[0])["groups"]
+    assert opened[0]["expanded"] and len(opened[0]["frame"]) == 4 and not opened[1]["expanded"]
+
+
+def test_static_svg_shows_closed_groups_and_says_how_to_open_them():
+    big, _ = viz_suite.build("deep_mlp_groups")
+    svg = to_svg(big)
+    assert ">model.0 · Linear(2 -&gt; 8)<" in svg and "press Enter" in svg and "module call" in svg
+    small, _ = viz_suite.build("mlp_groups")
+    svg = to_svg(small)  # open groups: its nodes, as drawn without groups
+    assert "module call" not in svg and ">model.0.weight<" in svg and ">AddmmBackward0<" in svg
+
+
+def test_the_replay_lights_the_closed_group_of_the_node_that_runs():
+    from autograd_tutor.viz import build_steps, state_at
+    big, _ = viz_suite.build("deep_mlp_groups")
+    steps = build_steps(big)
+    addmm = big.find("AddmmBackward0")
+    at = next(i for i, s in enumerate(steps, 1) if state_at(big, steps, i).active == addmm.key)
+    svg = to_svg(big, state_at(big, steps, at))
+    assert svg.count(f'stroke="{"#000000"}" stroke-width="3"/>') == 1  # one box lit: the group's
+
+
+def test_show_after_backward_groups_from_the_session_record():
+    """Lesson 6's order: run the model, backward, then draw: the calls were recorded (CALLS, started with the
+    widgets), so the drawing made from the tensor groups."""
+    pytest.importorskip("anywidget")
+    from autograd_tutor.widgets import GraphWidget
+    assert CALLS._subscriptions
+    model = _mlp()
+    X = torch.randn(4, 2)
+    loss = model(X).pow(2).mean()
+    loss.backward()
+    widget = GraphWidget(loss, namespace={"model": model, "X": X, "loss": loss})
+    try:
+        groups = widget.graph["groups"]
+        assert [g["label"] for g in groups][:1] == ["model.0 · Linear(2 -> 16)"] and groups[0]["expanded"]
+        widget.set_state({"expanded": []})  # the browser closed them all
+        assert not any(g["expanded"] for g in widget.graph["groups"])
+        assert any("inside" in n for n in json.loads(widget.graph_json)["nodes"])
+        widget.set_state({"expanded": ["x", -1]})  # refused: not group indices
+        assert widget.expanded == []
+    finally:
+        widget.close()
+
+
+# ------------------------------------------------------------------ heatmaps
+def test_a_large_value_keeps_a_grid_and_its_first_numbers():
+    a = np.arange(200, dtype=np.float32).reshape(20, 10) - 100
+    v = Value.of(a)
+    rows, cols, samples = v.grid
+    assert (rows, cols) == (6, 10) and samples[0] == -100 and samples[-1] == 99
+    assert v.text == "(20, 10) [-100, -99, -98, …]"  # the text is what it was
+    assert v.numbers.startswith("-100, -99") and v.numbers.endswith("(the first 32 of 200)")
+    assert Value.of(np.ones(6)).grid is None  # a few numbers stay a list
+
+
+def test_heat_levels_are_signed_and_scaled():
+    heat = heat_of((1, 3, (-4.0, 0.0, 4.0)))
+    assert heat["cells"] == "048" and (heat["w"], heat["h"]) == (18, 6)
+    assert heat_of((1, 2, (float("nan"), 1.0)))["cells"] == "48"
+
+
+def test_a_heatmap_makes_room_in_its_box_and_shows_its_shape():
+    node = {"kind": "op", "label": "h", "sub": "TanhBackward0", "value": "(4, 16) [0.1, 0.2, 0.3, …]", "grad": "",
+            "saved": [], "hidden": 0}
+    _, plain_h, _ = node_size(node, 1)
+    heat = heat_of(Value.of(np.linspace(-1, 1, 64).reshape(4, 16)).grid)
+    _, h, _ = node_size(dict(node, heat=heat), 1)
+    assert h == plain_h + heat["h"] + 4
+    model, _ = viz_suite.build("mlp_step")
+    svg = to_svg(model)
+    weight = model.find("model.2.weight")
+    assert weight.value.grid is not None and ">(16, 16)<" in svg and 'fill="#542788"' in svg or 'fill="#B35806"' in svg
+    assert "value (16, 16) [-0.1109, -0.009021" in svg  # the exact numbers, in the node's title
+
+
+# ------------------------------------------------------------------ narration
+@pytest.mark.parametrize("name", ["mlp_groups", "deep_mlp_groups", "custom_module_groups", "cnn_groups"])
+def test_no_narration_ends_in_an_ellipsis(name):
+    from autograd_tutor.viz import build_steps
+    model, _ = viz_suite.build(name)
+    texts = [s.text for s in build_steps(model)]
+    assert texts and not [t for t in texts if t.rstrip(".)]").endswith("…")]
+    assert any("(more of its numbers: hover over" in t for t in texts)
+
+
+def test_matplotlib_draws_closed_groups_and_heatmaps():
+    pytest.importorskip("matplotlib")
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from autograd_tutor.viz import draw
+    big, _ = viz_suite.build("deep_mlp_groups")
+    ax = draw(big)
+    texts = {t.get_text() for t in ax.texts}
+    assert "model.0 · Linear(2 -> 8)" in texts and "model.0.weight" not in texts  # inside its closed box
+    assert ax.images  # the heatmaps of the (4, 8) activations
+    plt.close(ax.figure)
