@@ -174,9 +174,10 @@ def stack(tensors, dim=0) -> Tensor:
     tensors = _check_sequence(tensors, "stack")
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
+    first = tensors[0]._data.shape
     for i, t in enumerate(tensors[1:], 1):
-        if t.shape != tensors[0].shape:
-            raise RuntimeError(f"stack expects each tensor to be equal size, but got {list(tensors[0].shape)} at "
+        if t._data.shape != first:
+            raise RuntimeError(f"stack expects each tensor to be equal size, but got {list(first)} at "
                                f"entry 0 and {list(t.shape)} at entry {i}")
     return shown(StackBackward0.apply(*tensors, dim=_dim(dim, tensors[0].ndim + 1)), dim=dim)
 

@@ -8,6 +8,7 @@ Every tensor made here is a leaf. Floats default to float32 and integers to int6
 """
 from __future__ import annotations
 
+import math
 import numbers
 import warnings
 
@@ -259,7 +260,7 @@ def _floating(dtype, kernel: str):
 
 def _drawn(draw, size: tuple, requires_grad: bool) -> Tensor:
     """A leaf of shape ``size`` holding ``draw(n)``, the generator's next ``n`` numbers in row-major order."""
-    return _leaf(draw(int(np.prod(size))).reshape(size), requires_grad)
+    return _leaf(draw(math.prod(size)).reshape(size), requires_grad)
 
 
 @factory_out
@@ -288,7 +289,7 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, device=None,
         s = std._data if isinstance(std, Tensor) else np.asarray(std, np.float32)
         shape = np.broadcast_shapes(m.shape, s.shape)
         np_dtype = np.result_type(m, s)
-        unit = gen.normal(int(np.prod(shape)), np_dtype).reshape(shape)
+        unit = gen.normal(math.prod(shape), np_dtype).reshape(shape)
         return _leaf((unit * s + m).astype(np_dtype), False)
     if size is None:
         raise TypeError("normal() missing required argument 'size' when mean and std are numbers")

@@ -14,9 +14,13 @@ __all__ = ["fma"]
 def fma(a, b, c, dtype=np.float32) -> np.ndarray:
     """``a * b + c`` rounded once to ``dtype``, as a fused multiply-add (torch's compiler fuses these).
 
-    The product is split exactly into ``p + e`` (Dekker) and the sum into ``s + t`` (Knuth), so that
-    ``s + (t + e)`` is ``a * b + c`` rounded once. Python floats are taken as ``dtype`` constants first."""
-    a, b, c = (np.asarray(v, dtype).astype(np.float64) for v in (a, b, c))
+    In float64 the product is split exactly into ``p + e`` (Dekker) and the sum into ``s + t`` (Knuth), so that
+    ``s + (t + e)`` is ``a * b + c`` rounded once. A narrower dtype (float32, float16) takes a shortcut: the product
+    of two float32 values is exact in float64, so ``a * b + c`` is computed there and rounded back. Python floats
+    are taken as ``dtype`` constants first."""
+    a, b, c = np.asarray(a, dtype), np.asarray(b, dtype), np.asarray(c, dtype)
+    if np.dtype(dtype).itemsize < 8:
+        return (np.multiply(a, b, dtype=np.float64) + c).astype(dtype)
     p = a * b
     (ah, al), (bh, bl) = _halves(a), _halves(b)
     e = ((ah * bh - p) + ah * bl + al * bh) + al * bl

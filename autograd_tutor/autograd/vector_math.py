@@ -19,6 +19,9 @@ from .fma import fma
 __all__ = ["softmax_rows", "log_softmax_rows", "sleef_exp"]
 
 _F32 = np.float32
+#: SLEEF's coefficients of exp(s) after the first, float32 numbers held as float64
+_EXP_POLYNOMIAL = tuple(np.float64(_F32(c)) for c in (0.00139304355252534151077271, 0.00833336077630519866943359,
+                                                      0.0416664853692054748535156, 0.166666671633720397949219, 0.5))
 
 
 def sleef_exp(d: np.ndarray) -> np.ndarray:
@@ -29,14 +32,13 @@ def sleef_exp(d: np.ndarray) -> np.ndarray:
         qf = q.astype(np.float32)
         s = fma(qf, -0.693145751953125, d)
         s = fma(qf, -1.428606765330187045e-06, s)
-        u = np.full_like(s, _F32(0.000198527617612853646278381))
-        for c in (0.00139304355252534151077271, 0.00833336077630519866943359, 0.0416664853692054748535156,
-                  0.166666671633720397949219, 0.5):
-            u = fma(u, s, c)
+        wide = s.astype(np.float64)
+        u = _F32(0.000198527617612853646278381)
+        for c in _EXP_POLYNOMIAL:  # fma(u, s, c), written out: u * s is exact in float64, the sum rounded once
+            u = (u * wide + c).astype(np.float32)
         u = _F32(1) + fma(s * s, u, s)
-        half = q >> 1
-        u = u * ((half + 127) << 23).view(np.float32) * ((q - half + 127) << 23).view(np.float32)
-        return np.where(d < _F32(-104), _F32(0), u)
+        # times 2**q rounded once (SLEEF multiplies by 2**(q//2) and 2**(q - q//2): the same for every q)
+        return np.where(d < _F32(-104), _F32(0), np.ldexp(u, q))
 
 
 def _lane_sums(e: np.ndarray) -> np.ndarray:

@@ -74,6 +74,20 @@ SOFTMAX_CASES = {
         loss.backward()
         print(loss.item(), x.grad[0].tolist()[:3])
     """,
+    "nll-loss-sums-in-torchs-cascade-with-ignored-samples-where-it-moves-up": """
+        F = torch.nn.functional
+        for n in (1, 15, 16, 17, 33, 48, 100, 256, 257, 300, 1000, 4096):
+            torch.manual_seed(n)
+            x = torch.randn(n, 7) * 4
+            t = torch.randint(0, 7, (n,))
+            t = torch.where((torch.arange(n) % 16 == 0) & (torch.rand(n) < 0.5), -100, t)
+            t[0] = -100 if n == 15 else t[0]  # no sample moves up: the weights are summed in one stretch of 15
+            w = torch.rand(7)
+            lp = F.log_softmax(x, 1)
+            print(n, F.nll_loss(lp, t).item(), F.nll_loss(lp, t, weight=w).item(),
+                  F.nll_loss(lp, t, reduction="sum").item(), F.cross_entropy(x, t, weight=w, reduction="sum").item(),
+                  F.nll_loss(lp, torch.where(t < 0, 3, t), ignore_index=3, weight=w).item())
+    """,
 }
 
 

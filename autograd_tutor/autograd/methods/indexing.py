@@ -13,6 +13,7 @@ tensor([[0, 1, 1],
 from __future__ import annotations
 
 import numbers
+import operator
 
 import numpy as np
 
@@ -111,12 +112,17 @@ def _index(t: Tensor, key: tuple, single_slice: bool = False) -> Tensor:
 def _view_and_rest(t: Tensor, key: tuple, single_slice: bool) -> tuple:
     """Step 1 of :func:`_index`: the view that the ints, slices, None and ``...`` of ``key`` take (``t`` itself if
     they take everything), and the key of step 2 on it (full slices and index arrays; empty if none)."""
-    flags = [_is_bool_scalar(k) for k in key]
-    if t.ndim == 0 and any(k is not None and k is not Ellipsis and not f for k, f in zip(key, flags)):
-        _refuse_0_dim_index(key)
-    arrays = {i: _index_array(k) for i, k in enumerate(key) if _is_advanced(k) and not flags[i]}
-    used = sum(a.ndim if a.dtype == bool else 1 for a in arrays.values()) + \
-        sum(1 for i, k in enumerate(key) if i not in arrays and k is not None and k is not Ellipsis and not flags[i])
+    if all(type(k) is int or type(k) is slice for k in key):  # the common case (x[:, 3]), checked quickly
+        flags, arrays, used = (False,) * len(key), {}, len(key)
+        if t.ndim == 0 and key:
+            _refuse_0_dim_index(key)
+    else:
+        flags = [_is_bool_scalar(k) for k in key]
+        if t.ndim == 0 and any(k is not None and k is not Ellipsis and not f for k, f in zip(key, flags)):
+            _refuse_0_dim_index(key)
+        arrays = {i: _index_array(k) for i, k in enumerate(key) if _is_advanced(k) and not flags[i]}
+        used = sum(a.ndim if a.dtype == bool else 1 for a in arrays.values()) + sum(
+            1 for i, k in enumerate(key) if i not in arrays and k is not None and k is not Ellipsis and not flags[i])
     if used > t.ndim:
         raise IndexError(f"too many indices for tensor of dimension {t.ndim}")
     out, dim, advanced, covered = t, 0, [], 0  # covered: the dims of ``out`` that ``advanced`` accounts for
@@ -140,6 +146,8 @@ def _view_and_rest(t: Tensor, key: tuple, single_slice: bool) -> tuple:
         elif k is Ellipsis:
             dim += t.ndim - used
         elif isinstance(k, slice):
+            if not all(b is None or type(b) is int for b in (k.start, k.stop, k.step)):  # data[i:i + 8], i a tensor
+                k = slice(*(None if b is None else operator.index(b) for b in (k.start, k.stop, k.step)))
             size = out.shape[dim]
             start, stop, step = k.indices(size)
             if step <= 0:

@@ -4,6 +4,7 @@
 """
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
@@ -236,7 +237,7 @@ class ShapeMethods:
         n = self._data.size
         if shape.count(-1) > 1:
             raise RuntimeError("only one dimension can be inferred")
-        known = int(np.prod([s for s in shape if s != -1], dtype=np.int64))
+        known = math.prod([s for s in shape if s != -1])
         if -1 in shape:
             if known == 0 or n % known:
                 raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {n}")

@@ -176,11 +176,7 @@ class AddmmBackward0(Function):
         if a.shape[1] != b.shape[0]:
             raise _mm_shapes_error(a, b)
         shape = (a.shape[0], b.shape[1])
-        try:
-            fits = c.ndim <= 2 and np.broadcast_shapes(c.shape, shape) == shape
-        except ValueError:
-            fits = False
-        if not fits:
+        if c.ndim > 2 or any(n not in (1, m) for n, m in zip(reversed(c.shape), reversed(shape))):
             Tensor._make(c).expand(*shape)  # raises torch's expand error
         _, need_a, need_b = ctx.needs_input_grad or (False, False, False)
         ctx.save(mat1=mat1 if need_b else None, mat2=mat2 if need_a else None, alpha=alpha, beta=beta,

@@ -9,6 +9,8 @@
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ..dtypes import kind_name
@@ -84,30 +86,59 @@ _CASCADE_UP_TO = 4096
 
 
 def _nll_cascade(picked: np.ndarray, weights, valid: np.ndarray) -> tuple:
-    """torch's sums for nll_loss over a batch: (-sum of w * picked, sum of w) in its 8-level cascade, sample
-    after sample; after sample b, while b is a multiple of 16, 256, ..., a level is added into the next one
-    (so sample 0 goes straight to the top level). The levels are added from the lowest at the end."""
+    """torch's sums for nll_loss over a batch: (-sum of w * picked, sum of w), each in its cascade (:func:`_cascade`);
+    ignored samples count for nothing."""
     zero = picked.dtype.type(0)
-    loss, weight = [zero] * 8, [zero] * 8
-    for b, (value, ok) in enumerate(zip(picked, valid)):
-        if not ok:
-            continue
-        if weights is None:
-            loss[0] = loss[0] - value
-        else:
-            loss[0] = loss[0] - value * weights[b]
-            weight[0] = weight[0] + weights[b]
+    terms = picked if weights is None else picked * weights
+    everyone = bool(valid.all())
+    if everyone:
+        moves = range(0, len(valid), 16)
+    else:
+        moves = tuple(np.flatnonzero(valid & (np.arange(len(valid)) % 16 == 0)).tolist())
+        terms = np.where(valid, terms, zero)
+    layout = _stretches(len(valid), moves)
+    total_loss = _cascade(terms, moves, layout, np.subtract)
+    if weights is None:
+        return total_loss, picked.dtype.type(int(valid.sum()))
+    return total_loss, _cascade(weights if everyone else np.where(valid, weights, zero), moves, layout, np.add)
+
+
+@functools.lru_cache(maxsize=64)
+def _stretches(n: int, moves) -> tuple:
+    """Where each of n samples goes in the grid of :func:`_cascade`: (rows, columns, the grid's shape)."""
+    samples = np.arange(n)
+    ends = np.asarray(moves, np.int64)
+    column = np.searchsorted(ends, samples)  # each sample's stretch ends at the move at or after it
+    row = samples - np.concatenate(([0], ends + 1))[column] + 1  # row 0 stays 0: the sum's start
+    return row, column, (int(row.max(initial=0)) + 1, len(ends) + 1)
+
+
+def _cascade(terms: np.ndarray, moves, layout: tuple, op) -> np.ndarray:
+    """``0 op t_0 op t_1 ...`` (op: add or subtract) in torch's 8-level cascade, sample after sample: a term goes
+    into level 0; after each sample b in ``moves`` (the valid multiples of 16) level 0 is added into level 1, and
+    so on up while b is a multiple of 256, 4096... (so sample 0 goes straight to the top); at the end the levels
+    are added from the lowest. Ignored samples (their terms 0) trigger no move.
+
+    Computed as: the sums of level 0 between two moves, all at once (one column each of a zero-padded grid,
+    accumulated down its rows, strictly in order: ``reduce`` might add pairwise), then the moves up, one per 16
+    samples."""
+    zero = terms.dtype.type(0)
+    row, column, shape = layout
+    grid = np.zeros(shape, terms.dtype)
+    grid[row, column] = terms
+    stretches = op.accumulate(grid, axis=0)[-1]
+    levels = [zero] * 8
+    for stretch, b in zip(stretches, moves):
+        levels[0] = stretch
         for level in range(7):
             if b & (15 << (4 * level)):
                 break
-            loss[level + 1], loss[level] = loss[level + 1] + loss[level], zero
-            weight[level + 1], weight[level] = weight[level + 1] + weight[level], zero
-    total_loss, total_weight = zero, zero
-    for level in range(8):
-        total_loss, total_weight = total_loss + loss[level], total_weight + weight[level]
-    if weights is None:
-        total_weight = picked.dtype.type(int(valid.sum()))
-    return total_loss, total_weight
+            levels[level + 1], levels[level] = levels[level + 1] + levels[level], zero
+    levels[0] = stretches[-1]  # what came after the last move
+    total = zero
+    for value in levels:
+        total = total + value
+    return total
 
 
 def _classes_last(d: np.ndarray) -> np.ndarray:
@@ -128,17 +159,19 @@ class NllLossBackward0(Function):
         d = x._data
         rows = _classes_last(d)
         rows = rows.reshape(-1, rows.shape[-1])
-        y = target._data.reshape(-1).astype(np.int64)
-        bad = (y != ignore_index) & ((y < 0) | (y >= rows.shape[1]))
+        y = target._data.reshape(-1).astype(np.int64, copy=False)
+        valid = y != ignore_index
+        bad = valid & ((y < 0) | (y >= rows.shape[1]))
         if bad.any():
             raise IndexError(f"Target {y[bad][0]} is out of bounds.")
         safe, w = _class_weights(y, None if weight is None else weight._data, ignore_index, d.dtype)
         picked = rows[np.arange(len(y)), safe]
-        losses = -w * picked
+        cascade = reduction and d.ndim >= 2 and len(y) <= _CASCADE_UP_TO  # torch's order: .item() shows its digits
+        losses = None if cascade else -w * picked
         if not reduction:
             loss_sum, total = None, d.dtype.type(0)  # torch leaves the total weight 0 for 'none'
-        elif d.ndim >= 2 and len(y) <= _CASCADE_UP_TO:  # torch's order, so that loss.item() prints its digits
-            loss_sum, total = _nll_cascade(picked, None if weight is None else w, y != ignore_index)
+        elif cascade:
+            loss_sum, total = _nll_cascade(picked, None if weight is None else w, valid)
         else:
             loss_sum, total = losses.sum(), w.sum(dtype=d.dtype)
         ctx.save(self=x, target=target, weight=weight, total_weight=Tensor._make(np.asarray(total)),

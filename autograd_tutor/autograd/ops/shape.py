@@ -216,9 +216,11 @@ class StackBackward0(Function):
         ctx.save(dim=dim)
         arrays = [t._data for t in tensors]
         dt = arrays[0].dtype
-        for t in tensors[1:]:
-            dt = result_type((dt, 2), (t._data.dtype, 2))
-        return np.stack([a.astype(dt, copy=False) for a in arrays], axis=dim)
+        if any(a.dtype != dt for a in arrays):  # mixed dtypes: torch's promotion
+            for a in arrays[1:]:
+                dt = result_type((dt, 2), (a.dtype, 2))
+            arrays = [a.astype(dt, copy=False) for a in arrays]
+        return np.stack(arrays, axis=dim)
 
     @staticmethod
     def backward(ctx, g):
