@@ -13,6 +13,13 @@ import pytest
 from conftest import ARTIFACTS
 from test_front_ends_browser import AXE, LESSONS, _run_all, _set_theme
 
+
+def _shows(locator, text: str, timeout: float = 20_000) -> None:
+    """Wait until ``locator``'s rendered text contains ``text``: JupyterLab lays out a cell scrolled into view
+    a frame later, and until then its output's innerText is empty."""
+    locator.page.wait_for_function("([el, text]) => el.innerText.includes(text)",
+                                   arg=[locator.element_handle(), text], timeout=timeout)
+
 LESSON_3 = "03_backward_and_chain_rule.ipynb"
 LESSON_4 = "04_retain_grad_and_retain_graph.ipynb"
 FIXED_SQUARE = '''from autograd_tutor.exercise import check_backward
@@ -85,7 +92,7 @@ def test_lesson_3_prediction_by_keyboard_and_exercise_fixed_in_the_cell(lab, lab
     exercise.scroll_into_view_if_needed()
     wrong = exercise.locator(".agt-check.is-wrong")
     wrong.wait_for()
-    assert "expected [2, -4, 6], got [1, -2, 3]" in wrong.inner_text()
+    _shows(wrong, "expected [2, -4, 6], got [1, -2, 3]")
     assert wrong.locator(".edge.is-wrong").count() == 1
     wrong.screenshot(path=str(ARTIFACTS / f"exercise-{tag}-lesson3-wrong.png"))
     assert _axe(page, ".agt-predict, .agt-check") == []
@@ -95,7 +102,8 @@ def test_lesson_3_prediction_by_keyboard_and_exercise_fixed_in_the_cell(lab, lab
     page.keyboard.press("Shift+Enter")
     right = exercise.locator(".agt-check.is-right")
     right.wait_for(timeout=30_000)
-    assert "Right" in right.inner_text() and right.locator(".edge.is-right").count() == 1
+    _shows(right, "Right")
+    assert right.locator(".edge.is-right").count() == 1
     right.screenshot(path=str(ARTIFACTS / f"exercise-{tag}-lesson3-right.png"))
     assert _axe(page, ".agt-check") == []
 

@@ -215,7 +215,7 @@ function render({ model, el: host }) {
   const stage = el("div", { class: "agt-stage" });
   const svg = document.createElementNS(SVGNS, "svg");
   svg.setAttribute("class", "agt-svg");
-  svg.setAttribute("role", "img");
+  svg.setAttribute("role", "group");  // not "img": a module group inside is a button (focusable)
   svg.setAttribute("aria-labelledby", ids.title);
   svg.innerHTML = `<title id="${ids.title}"></title><defs>` +
     `<marker id="${ids.arrow}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto">` +
