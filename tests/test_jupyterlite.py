@@ -45,7 +45,7 @@ def test_lessons_build_into_a_jupyterlite_site_with_our_wheel(tmp_path, lite_pyt
                     "--piplite-wheels", str(wheel), "--output-dir", str(site)], check=True, cwd=tmp_path,
                    capture_output=True)
     lessons = sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))
-    assert len(lessons) == 8 and sorted(p.name for p in (site / "files").glob("*.ipynb")) == lessons
+    assert len(lessons) == 9 and sorted(p.name for p in (site / "files").glob("*.ipynb")) == lessons
     assert (site / "pypi" / wheel.name).exists()
     assert "autograd-tutor" in json.loads((site / "pypi" / "all.json").read_text())  # the index normalises names
     assert (site / "extensions" / "anywidget").is_dir() and (site / "extensions" / "@jupyter-widgets").is_dir()
