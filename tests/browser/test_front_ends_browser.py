@@ -1,4 +1,4 @@
-"""Lessons 1, 3, 5, 6 and 9 in JupyterLab 4 and in Notebook 7, light and dark: every drawing made after
+"""Every lesson in JupyterLab 4 and in Notebook 7, light and dark. Lessons 1, 3, 5, 6 and 9: every drawing made after
 ``backward()`` replays its pass, stepped by keyboard; the widget keeps the arrow keys while it has focus (Notebook 7
 moves to the next cell on ArrowRight otherwise) and Escape gives them back; axe-core (vendored, a test asset) finds
 no serious or critical violation, text contrast included, in the widgets. Screenshots: ``tests/browser/artifacts/``.
@@ -176,3 +176,28 @@ def test_retain_graph_demo_keeps_its_height(lab, lab_page):
     heights.append(widget.bounding_box()["height"])
     print("\nRetainGraphDemo heights:", heights)
     assert max(heights) - min(heights) <= 4, heights
+
+
+#: The lessons whose replays the test above steps through; the others are rendered and checked below.
+OTHERS = sorted(p.name for p in LESSONS.glob("*.ipynb") if p.name not in EXPECTED)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("front", ["lab", "notebook"])
+@pytest.mark.parametrize("lesson", OTHERS)
+def test_every_other_lesson_renders_in_every_front_end(lab, lab_page, lesson, front, theme):
+    """Every lesson runs in both front ends and both themes: its widgets render, axe-core finds no serious or
+    critical violation in them, and a screenshot of each widget is kept (``front-...-widget-N.png``)."""
+    page = lab_page
+    ARTIFACTS.mkdir(exist_ok=True)
+    shutil.copy(LESSONS / lesson, lab.root / lesson)
+    _set_theme(lab, theme)
+    _run_all(lab, page, lesson, front)
+    widgets = page.locator(WIDGETS + ", .agt-predict, .agt-check")
+    widgets.first.wait_for(timeout=30_000)
+    assert (page.evaluate("document.body.dataset.jpThemeLight") == "false") == (theme == "dark")
+    for i in range(widgets.count()):
+        widgets.nth(i).scroll_into_view_if_needed()
+        widgets.nth(i).screenshot(path=str(ARTIFACTS / f"front-{front}-{theme}-{lesson[:2]}-widget-{i}.png"))
+    violations = [v for v in _axe(page) if v["impact"] in ("serious", "critical")]
+    assert violations == [], json.dumps(violations, indent=1)
