@@ -466,8 +466,8 @@ def test_memory_stays_flat_over_ten_thousand_steps_with_a_recorder():
                     gc.collect()
                     tracemalloc.start()
             gc.collect()
-            # only what the engine and this loop hold: other threads of the test process (a browser test's
-            # playwright, its JupyterLab server's readers) allocate meanwhile too
+            # only what the package and this loop allocated: other threads of the test process (a browser test's
+            # playwright) allocate meanwhile too
             ours = tracemalloc.take_snapshot().filter_traces([tracemalloc.Filter(True, "*autograd_tutor*"),
                                                               tracemalloc.Filter(True, __file__)])
             grown = sum(stat.size for stat in ours.statistics("filename"))

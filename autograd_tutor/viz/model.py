@@ -150,6 +150,7 @@ class GraphModel(PassRecording):
         self.version = 0             # bumps on every change
         self._nodes: dict = {}       # key -> VizNode (visible ones)
         self._rep: dict = {}         # folded key -> visible key
+        self._recent_copies = collections.deque()  # the ids of the last copies of a learned step (_count_copy)
         self._edge_keys: dict = {}   # (src, dst, position) -> VizEdge
         self._edge_at: dict = {}     # (dst, position) -> VizEdge
         self._acc: dict = {}         # AccumulateGrad node id -> leaf key
@@ -552,6 +553,11 @@ class GraphModel(PassRecording):
         if len(rep) + len(folds) >= _REP_LIMIT:
             self._forget()
         rep.update(folds)
+        recent = self._recent_copies
+        recent.append([i for i, _ in folds])
+        if len(recent) > MAX_PASSES:  # that copy's pass is no longer kept (PassRecording._defer): nor its ids
+            for i in recent.popleft():
+                rep.pop(i, None)
         for key in keys:
             nodes[key].hidden += 1
             json.pop(key, None)  # its drawing is stale
