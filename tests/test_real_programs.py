@@ -10,6 +10,12 @@ processor, equal to what torch prints under another of its CPU kernel settings, 
 the numbers those settings print. The torch side is run live (torch is installed wherever this suite runs), the
 programs a few at a time.
 
+Torch's BLAS (MKL) also follows the processor's *maker*, which no kernel setting varies: on an AMD EPYC it multiplies
+small float32 matrices by plain sequential sums, on an Intel Xeon otherwise, so a tiny MLP prints other last digits.
+``torch_elsewhere.json`` keeps what torch printed on the processors this suite has run on (keyed by processor and by
+a hash of the program: an edited program's old record is not used); those transcripts count as variants too.
+``python tests/test_real_programs.py --record`` adds this processor's.
+
 ``python tests/test_real_programs.py`` prints the triage: each program as same / within torch's spread / different /
 error, with the first differing line or the error.
 """
@@ -18,7 +24,9 @@ from __future__ import annotations
 import concurrent.futures
 import difflib
 import functools
+import hashlib
 import importlib.util
+import json
 import os
 import pathlib
 import re
@@ -31,6 +39,7 @@ HERE = pathlib.Path(__file__).parent
 PROGRAMS = HERE / "programs"
 SHIM = PROGRAMS / "_shim"
 ROOT = HERE.parent
+ELSEWHERE = PROGRAMS / "torch_elsewhere.json"
 ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 OUR_CLASS = re.compile(r"<class 'autograd_tutor\.")  # type(x) of ours, <class 'autograd_tutor.Tensor'>
 TIMEOUT = 300  # seconds for one run of one program (each runs in about a second under torch on a quiet machine)
@@ -107,13 +116,35 @@ def kernel_settings() -> tuple:
     return tuple(found)
 
 
+def processor() -> str:
+    """This processor's maker and model as the kernel names it (``AMD EPYC``, ``Intel(R) Xeon(R) ...``)."""
+    try:
+        text = pathlib.Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return "unknown"
+    found = re.search(r"^model name\s*:\s*(.+)$", text, re.M)
+    return found.group(1).strip() if found else "unknown"
+
+
+def _program_key(program: pathlib.Path) -> str:
+    return hashlib.sha256(program.read_bytes()).hexdigest()[:20]
+
+
+def elsewhere(program: pathlib.Path) -> list:
+    """What torch printed for ``program`` (as it is now) on the other processors of the record, under each of its
+    kernel settings there."""
+    record = json.loads(ELSEWHERE.read_text()) if ELSEWHERE.exists() else {}
+    key, here = _program_key(program), processor()
+    return [text for name, texts in record.items() if name != here for text in texts.get(key, [])]
+
+
 def judge(program: pathlib.Path) -> tuple:
     """``(verdict, ours, torch's, detail)``: verdict is 'same', 'spread', 'different' or 'error'."""
     theirs = transcript(program, ours=False)
     ours = transcript(program, ours=True)
     if ours == theirs:
         return "same", ours, theirs, ""
-    variants = [theirs] + [transcript(program, ours=False, setting=s) for s in kernel_settings()]
+    variants = [theirs] + [transcript(program, ours=False, setting=s) for s in kernel_settings()] + elsewhere(program)
     if ours in variants or _kernels().spread_accepts(ours, variants):
         return "spread", ours, theirs, ""
     mine, their_lines = ours.splitlines(), theirs.splitlines()
@@ -161,6 +192,21 @@ def test_program_prints_what_torch_prints(name, judged):
     pytest.fail(f"{name}: {verdict}: {detail}\n{diff[:3000]}", pytrace=False)
 
 
+def test_transcripts_of_other_processors_count_for_the_program_as_it_is(tmp_path, monkeypatch):
+    """A recorded transcript is a variant on every other processor, and only for the program text it was taken of."""
+    program = tmp_path / "p.py"
+    program.write_text("print(1)\n")
+    record = tmp_path / "torch_elsewhere.json"
+    record.write_text(json.dumps({"AMD EPYC": {_program_key(program): ["1.0\n"]}, "Intel(R) Xeon(R)": {}}))
+    monkeypatch.setattr(sys.modules[__name__], "ELSEWHERE", record)
+    monkeypatch.setattr(sys.modules[__name__], "processor", lambda: "AMD EPYC")
+    assert elsewhere(program) == []  # this processor's own torch runs live
+    monkeypatch.setattr(sys.modules[__name__], "processor", lambda: "Intel(R) Xeon(R)")
+    assert elsewhere(program) == ["1.0\n"]
+    program.write_text("print(2)\n")  # edited: the old record no longer speaks for it
+    assert elsewhere(program) == []
+
+
 def test_every_program_names_its_source_and_imports_torch():
     """A program of the corpus says first which public material it follows, and imports torch."""
     for program in programs():
@@ -180,8 +226,24 @@ def test_shim_resolves_torch_to_autograd_tutor():
     assert done.stdout == "True True True True True\nNo module named 'torch.no_such_module'\n", done.stderr
 
 
+def record() -> None:
+    """Write what torch prints here for every program, under each kernel setting, to ``torch_elsewhere.json``."""
+    def variants(program):
+        texts = [transcript(program, ours=False)] + [transcript(program, ours=False, setting=s)
+                                                     for s in kernel_settings()]
+        return sorted(set(texts))
+    found = dict(zip((_program_key(p) for p in programs()), _pool.map(variants, programs())))
+    saved = json.loads(ELSEWHERE.read_text()) if ELSEWHERE.exists() else {}
+    saved[processor()] = found
+    ELSEWHERE.write_text(json.dumps(saved, indent=1, sort_keys=True) + "\n")
+    print(f"torch on {processor()}: {len(found)} programs, {sum(map(len, found.values()))} transcripts, written "
+          f"to {ELSEWHERE.name}")
+
+
 def main() -> None:
     """Print the triage of the whole corpus."""
+    if sys.argv[1:] == ["--record"]:
+        return record()
     counts: dict = {}
     futures = {p.name: _pool.submit(judge, p) for p in programs()}
     for name, future in futures.items():
