@@ -43,9 +43,9 @@ class RetainCheck:
     """What :func:`check_retained` found: ``ok``, ``problem`` (one line), ``passes`` (the backward passes
     that ran to the end), ``grads`` (``x.grad`` after each of them), ``model`` and ``marks``."""
 
-    def __init__(self, model, problem: str, marks: Marks, passes: int, grads: list, kept=None) -> None:
-        self.model, self.problem, self.marks, self.passes, self.grads, self.kept = (model, problem, marks, passes,
-                                                                                   grads, kept)
+    def __init__(self, model, problem: str, marks: Marks, passes: int, grads: list, kept=None, name="h") -> None:
+        self.model, self.problem, self.marks, self.passes, self.grads = model, problem, marks, passes, grads
+        self.kept, self.name = kept, name
 
     @property
     def ok(self) -> bool:
@@ -55,8 +55,9 @@ class RetainCheck:
     def verdict(self) -> str:
         if self.ok:
             first, second = (values_text(g, most=4) for g in self.grads[:2])
-            return (f"Right: h.grad = {values_text(self.kept, most=4)} was kept, and x.grad went from {first} "
-                    f"after the first pass to {second} after the second: the gradients added up.")
+            return (f"Right: {self.name} kept its gradient ({self.name}.grad = {values_text(self.kept, most=4)} after both passes), and "
+                    f"x.grad went from {first} after the first pass to {second} after the second: the gradients "
+                    "added up.")
         return self.problem
 
     def __str__(self) -> str:
@@ -118,7 +119,7 @@ def check_retained(step: Callable, x=2.0, *, intermediate: str = "h") -> RetainC
         return verdict(f"x.grad is {values_text(grads[1], most=4)} after the second pass, not twice the first "
                        f"({values_text(grads[0], most=4)}): let the gradients add up (do not reset x.grad between "
                        "the passes).", Marks())
-    return RetainCheck(model, "", Marks(ok=True), 2, grads, kept=h.grad._data)
+    return RetainCheck(model, "", Marks(ok=True), 2, grads, kept=h.grad._data, name=intermediate)
 
 
 def _run_reading_locals(step: Callable, x, found: dict) -> None:
