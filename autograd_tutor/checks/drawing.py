@@ -81,7 +81,7 @@ def graph_svg(model, marks: Marks) -> str:
              f'viewBox="0 0 {w:.0f} {h:.0f}" role="img" aria-label="{html.escape(marks.note or "your graph")}">']
     for e, route, label in zip(edges, drawing.routes, drawing.labels):
         wrong = (e.src, e.dst, e.position) == marked_edge
-        tone = " is-wrong" if wrong else " is-right" if marks.ok else " is-data" if not e.tracked else ""
+        tone = " is-wrong" if wrong else " is-data" if not e.tracked else " is-right" if marks.ok else ""
         parts.append(f'<path class="edge{tone}" d="{path_d(route)}"><title>input {e.position} of '
                      f'{html.escape(_texts(model.node(e.dst))[0])}</title></path>')
         if wrong and label is not None and marks.note:

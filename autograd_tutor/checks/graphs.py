@@ -177,7 +177,7 @@ class BranchCheck:
             return self.error
         wrong = [case for case, c in self.checks.items() if not c.ok]
         if not wrong:
-            return "Right: each input builds its own graph, the one asked for. That is define-by-run."
+            return "Each input builds its own graph, the one asked for. That is define-by-run."
         case = wrong[0]
         return f"For x = {self.values[case]:g} ({case}), {self.checks[case].problem}"
 

@@ -36,7 +36,8 @@ from .drawing import Marks, check_html, graph_svg
 
 __all__ = ["check_retained", "RetainCheck"]
 
-_KEY = "The graph your step built, from x to the root of its backward passes; the marked box is what to change."
+_KEY = ("The graph your step built, from x to the root of its backward passes; the marked box is where the "
+        "problem shows.")
 
 
 class RetainCheck:
@@ -55,10 +56,10 @@ class RetainCheck:
     def verdict(self) -> str:
         if self.ok:
             first, second = (values_text(g, most=4) for g in self.grads[:2])
-            return (f"Right: {self.name} kept its gradient ({self.name}.grad = {values_text(self.kept, most=4)} after both passes), and "
+            return (f"{self.name} kept its gradient ({self.name}.grad = {values_text(self.kept, most=4)} after both passes), and "
                     f"x.grad went from {first} after the first pass to {second} after the second: the gradients "
                     "added up.")
-        return self.problem
+        return self.problem[0].upper() + self.problem[1:]
 
     def __str__(self) -> str:
         return f"check_retained: {'right' if self.ok else self.problem}"

@@ -30,7 +30,7 @@ from typing import Mapping
 
 from ..autograd.engine import grad as _grad
 from ..autograd.tensor import Tensor
-from ..quiz.generate import values_text
+from ..quiz.generate import caller_namespace, values_text
 from ..viz.cuts import explain_no_grad
 from ..viz.model import GraphModel
 from .drawing import Marks, check_html, graph_svg
@@ -45,8 +45,8 @@ class TrackingCheck:
     """What :func:`check_tracking` found: ``ok``, ``problem`` (one line), ``grads`` (name -> the gradient
     ``loss.backward()`` will give each tensor you train, None for none), ``model`` and ``marks``."""
 
-    def __init__(self, model: GraphModel, problem: str, marks: Marks, grads: dict) -> None:
-        self.model, self.problem, self.marks, self.grads = model, problem, marks, grads
+    def __init__(self, model: GraphModel, problem: str, marks: Marks, grads: dict, root: str = "loss") -> None:
+        self.model, self.problem, self.marks, self.grads, self.root = model, problem, marks, grads, root
 
     @property
     def ok(self) -> bool:
@@ -56,7 +56,8 @@ class TrackingCheck:
     def verdict(self) -> str:
         if self.ok:
             got = ", ".join(f"{k}.grad = {values_text(v._data, most=4)}" for k, v in self.grads.items())
-            return f"Right: loss.backward() will give {got}, and the data stays untracked."
+            return (f"{self.root}.backward() will give {got}, and the data stays untracked. (Until it runs, "
+                    "their .grad is None: this check asked the engine without filling it.)")
         return self.problem
 
     def __str__(self) -> str:
@@ -79,7 +80,9 @@ def check_tracking(loss, trained: Mapping, data: Mapping = None) -> TrackingChec
                             "tensor and dicts of tensors: check_tracking(loss, trained={'w': w}, data={'x': x}).")
     if not trained:
         raise ValueError("check_tracking needs the tensors you train: trained={'w': w, 'b': b}")
-    names = {**trained, **data, "loss": loss}
+    root = next((k for k, v in caller_namespace().items() if v is loss and k.isidentifier() and k[0] != "_"),
+                "loss")
+    names = {**trained, **data, root: loss}
     model = GraphModel.from_tensor(loss, namespace=names)
     leaves = {k: t for k, t in trained.items() if t.is_leaf and t.requires_grad}
     grads = dict(zip(leaves, _grad(loss, list(leaves.values()), retain_graph=True, allow_unused=True)
@@ -105,4 +108,4 @@ def check_tracking(loss, trained: Mapping, data: Mapping = None) -> TrackingChec
                                  f"requires_grad=True.", Marks(node=node.key if node else None,
                                                                apart="" if node else name, note=f"{name} is tracked"),
                                  {})
-    return TrackingCheck(model, "", Marks(ok=True), grads)
+    return TrackingCheck(model, "", Marks(ok=True), grads, root)
