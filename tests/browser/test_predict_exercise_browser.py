@@ -1,7 +1,9 @@
 """The predict and exercise steps as a learner meets them, in JupyterLab 4 and Notebook 7, light and dark:
 lesson 3's prediction typed by keyboard gets Python's verdict and the drawing under it then replays the pass;
 its Square exercise, fixed by typing in the cell and run again, turns from a marked edge to "Right"; lesson 4's
-prediction is made with the mouse alone. axe-core finds no serious or critical violation (contrast included)
+prediction is made with the mouse alone. The exercises of lessons 1, 2 and 4 (``autograd_tutor.checks``) start with
+one marked problem and, fixed by typing in the cell, turn to "Right" (JupyterLab; lesson 1's graph also in
+Notebook 7). axe-core finds no serious or critical violation (contrast included)
 in the prediction and the check. Screenshots: ``tests/browser/artifacts/predict-*.png``, ``exercise-*.png``.
 """
 from __future__ import annotations
@@ -137,8 +139,8 @@ def test_lesson_4_prediction_by_mouse_alone(lab, lab_page):
 
 
 #: lesson -> (its predictions, its exercises): every lesson has at least one prediction
-STEPS = {"01_computation_graph.ipynb": (1, 0), "02_leaf_and_non_leaf.ipynb": (1, 0),
-         "03_backward_and_chain_rule.ipynb": (1, 1), "04_retain_grad_and_retain_graph.ipynb": (3, 0),
+STEPS = {"01_computation_graph.ipynb": (1, 2), "02_leaf_and_non_leaf.ipynb": (1, 1),
+         "03_backward_and_chain_rule.ipynb": (1, 1), "04_retain_grad_and_retain_graph.ipynb": (3, 1),
          "05_hooks_and_events.ipynb": (1, 0), "06_training_a_tiny_network.ipynb": (1, 1),
          "07_a_small_cnn.ipynb": (1, 0), "08_reading_the_engine.ipynb": (1, 1)}
 
@@ -147,7 +149,7 @@ STEPS = {"01_computation_graph.ipynb": (1, 0), "02_leaf_and_non_leaf.ipynb": (1,
 def test_every_lessons_predictions_answer_and_its_exercises_start_marked(lab, lab_page, lesson):
     """Each prediction of the lesson, answered (by keyboard where it is typed, by mouse where it is picked),
     gets Python's verdict with what the engine did, and its drawing then has a pass to replay; each exercise's
-    starting code is wrong on one edge, as the lesson says."""
+    starting code has one problem, marked (one note on the drawing), as the lesson says."""
     page = lab_page
     shutil.copy(LESSONS / lesson, lab.root / lesson)
     _set_theme(lab, "light")
@@ -178,5 +180,75 @@ def test_every_lessons_predictions_answer_and_its_exercises_start_marked(lab, la
     checks = page.locator(".agt-check")
     assert checks.count() == exercises
     for i in range(exercises):
-        assert checks.nth(i).locator(".edge.is-wrong").count() == 1
+        assert checks.nth(i).locator("text.is-wrong").count() == 1
+        assert checks.nth(i).locator(".edge.is-wrong, .box.is-wrong").count() >= 1
     assert _axe(page, ".agt-predict, .agt-check") == []
+
+
+#: lesson -> [(a line of the exercise cell, its fixed source, the starting verdict, the fixed one)]
+EXERCISES = {
+    "01_computation_graph.ipynb": [
+        ("check_graph(mine, target)", "mine = (w * x + b).tanh() * x\ncheck_graph(mine, target)",
+         "Missing TanhBackward0 between AddBackward0 and MulBackward0", "Your graph is the target's"),
+        ("check_branches(f, {", 'def f(x):\n    if x > 0:\n        return x * x\n    return x.exp() - 1\n\n'
+         'check_branches(f, {"x > 0": (2.0, lambda x: x * x),\n"x <= 0": (0.0, lambda x: x.exp() - 1)})',
+         "For x = 0 (x <= 0), at the root, yours has MulBackward0", "builds its own graph, the one asked for")],
+    "02_leaf_and_non_leaf.ipynb": [
+        ("check_tracking(fit", "from autograd_tutor.checks import check_tracking\n\n"
+         "weight = torch.tensor([1.0, -2.0], requires_grad=True)\nbias = torch.tensor(0.0, requires_grad=True)\n"
+         "points = torch.tensor([1.0, 2.0])\nfit = ((weight * points).sum() + bias - 3) ** 2\n"
+         'check_tracking(fit, trained={"weight": weight, "bias": bias}, data={"points": points})',
+         "weight is not a leaf (its grad_fn is MulBackward0)", "weight.grad = [-12, -24], bias.grad = -12")],
+    "04_retain_grad_and_retain_graph.ipynb": [
+        ("check_retained(step)", "from autograd_tutor.checks import check_retained\n\ndef step(x):\n"
+         "    h = x * 3\n    h.retain_grad()\n    out = h * h\n    out.backward(retain_graph=True)\n"
+         '    print("h.grad =", h.grad)\n    out.backward()\n    print("x.grad =", x.grad)\n\ncheck_retained(step)',
+         "Pass retain_graph=True to the first backward()", "x.grad went from 36 after the first pass to 72")],
+}
+FIXES = [(lesson, k) for lesson, steps in EXERCISES.items() for k in range(len(steps))]
+
+
+def _fix_by_keyboard(page, lesson: str, k: int, tag: str) -> None:
+    """Exercise ``k`` of ``lesson`` starts marked; the fix typed into its cell and run turns it to Right."""
+    marker, fixed, wrong_text, right_text = EXERCISES[lesson][k]
+    cell = _cell_with(page, marker)
+    cell.scroll_into_view_if_needed()
+    wrong = cell.locator(".agt-check.is-wrong")
+    wrong.wait_for(timeout=20_000)
+    _shows(wrong, wrong_text)
+    assert wrong.locator("text.is-wrong").count() == 1
+    wrong.screenshot(path=str(ARTIFACTS / f"exercise-{tag}-{lesson[:2]}-{k}-wrong.png"))
+    cell.locator(".cm-content").click()
+    page.keyboard.press("Control+a")
+    page.keyboard.press("Delete")
+    for line in fixed.split("\n"):        # typed line by line; Home+Shift+End clears the editor's auto-indent
+        page.keyboard.press("Shift+Home")
+        page.keyboard.insert_text(line)
+        page.keyboard.press("Enter")
+    page.keyboard.press("Shift+Enter")
+    right = cell.locator(".agt-check.is-right")
+    right.wait_for(timeout=30_000)
+    _shows(right, right_text)
+    assert right.locator("text.is-wrong, .edge.is-wrong, .box.is-wrong").count() == 0
+    assert right.locator(".edge.is-right").count() >= 1
+    right.screenshot(path=str(ARTIFACTS / f"exercise-{tag}-{lesson[:2]}-{k}-right.png"))
+    assert _axe(page, ".agt-check") == []
+
+
+@pytest.mark.parametrize("lesson, k", FIXES)
+def test_new_exercises_fixed_by_keyboard_in_jupyterlab(lab, lab_page, lesson, k):
+    ARTIFACTS.mkdir(exist_ok=True)
+    shutil.copy(LESSONS / lesson, lab.root / lesson)
+    _set_theme(lab, "light")
+    _run_all(lab, lab_page, lesson, "lab")
+    _fix_by_keyboard(lab_page, lesson, k, "lab-light")
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_lesson_1_graph_exercise_fixed_in_notebook_7(lab, lab_page, theme):
+    lesson = "01_computation_graph.ipynb"
+    ARTIFACTS.mkdir(exist_ok=True)
+    shutil.copy(LESSONS / lesson, lab.root / lesson)
+    _set_theme(lab, theme)
+    _run_all(lab, lab_page, lesson, "notebook")
+    _fix_by_keyboard(lab_page, lesson, 0, f"notebook-{theme}")

@@ -1,0 +1,17 @@
+"""Exercises whose answer the engine checks, each drawn with the one problem it found marked.
+
+* :func:`check_graph` - does your code build the target's graph? (lesson 1: define-by-run)
+* :func:`check_branches` - does your ``f`` build the graph asked for, for each kind of input? (lesson 1)
+* :func:`check_tracking` - do the tensors you train get a gradient, and the data not? (lesson 2)
+* :func:`check_retained` - does your step keep an intermediate's gradient and run backward twice? (lesson 4)
+
+Each returns a result that prints as one line (``ok``, ``verdict``) and displays, in a notebook, as the verdict
+over a drawing of your graph. Bad input (a non-tensor) raises a ``TypeError`` saying what to pass.
+:func:`autograd_tutor.exercise.check_backward` (lesson 3) checks the backward of your own ``Function``.
+"""
+from .graphs import BranchCheck, GraphCheck, check_branches, check_graph
+from .retained import RetainCheck, check_retained
+from .tracking import TrackingCheck, check_tracking
+
+__all__ = ["check_graph", "check_branches", "check_tracking", "check_retained", "GraphCheck", "BranchCheck",
+           "TrackingCheck", "RetainCheck"]
