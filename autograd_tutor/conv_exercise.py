@@ -68,7 +68,7 @@ class KernelCheck:
     @property
     def verdict(self) -> str:
         if self.ok:
-            return ("Right: every kernel entry matches autograd's w.grad, on both images. Each entry is a sum "
+            return ("Every kernel entry matches autograd's w.grad, on both images. Each entry is a sum "
                     f"over {self.grad_output.size} positions: the fan-in of a shared weight. Next: add the bias's "
                     "gradient, the sum of grad_output.")
         if self.mistake:

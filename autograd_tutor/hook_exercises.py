@@ -73,7 +73,7 @@ class HookCheck:
     @property
     def verdict(self) -> str:
         if self.ok:
-            return ("Right: your hook clips every gradient to [-1, 1] and returns it, so the leaves get the "
+            return ("Your hook clips every gradient to [-1, 1] and returns it, so the leaves get the "
                     "clipped values. Next: try it on a model, with one hook per parameter.")
         if self.mistake:
             return self.mistake
@@ -217,7 +217,7 @@ class ListenerCheck:
     @property
     def verdict(self) -> str:
         if self.ok:
-            return ("Right: your counts match the engine's record of the same pass. Note the 3 into p: "
+            return ("Your counts match the engine's record of the same pass. Note the 3 into p: "
                     "gradients add where paths meet. Next: count the values too, by summing event.value.")
         if self.mistake:
             return self.mistake
@@ -227,7 +227,7 @@ class ListenerCheck:
 
     def __str__(self) -> str:
         lines = [f"check_listener: {'right' if self.ok else 'not yet'}: {self.verdict}"]
-        lines += [f"  {n.name}: engine {n.expected}, yours {'-' if n.got is None else n.got}  "
+        lines += [f"  {n.name}: engine {n.expected}, yours {0 if n.got is None else n.got}  "
                   f"({'right' if n.ok else 'wrong'})" for n in self.nodes]
         return "\n".join(lines)
 
@@ -283,7 +283,7 @@ def check_listener(your_listener: Callable, counts: MutableMapping) -> ListenerC
     def node(fn):
         n = by_id[fn._id]
         mark = "\u2713" if n.ok else "\u2717"
-        yours = "-" if n.got is None else n.got
+        yours = 0 if n.got is None else n.got
         return n.name, f"{mark} engine {n.expected}, yours {yours}", "is-right" if n.ok else "is-wrong"
     return ListenerCheck(nodes, mistake, _walk(r.grad_fn, node, lambda s, t: ("", "")))
 

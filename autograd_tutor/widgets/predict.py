@@ -116,7 +116,7 @@ class Predict(anywidget.AnyWidget):
         drawing = None
         if graph:
             from .graph import GraphWidget
-            drawing = GraphWidget(root, namespace=dict(candidates, **{root_name: root}))
+            drawing = GraphWidget(root, namespace={**caller_namespace(), **candidates, root_name: root})
 
         def run() -> str:
             root.backward()
