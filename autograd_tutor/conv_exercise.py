@@ -28,8 +28,7 @@ from typing import Callable, Optional
 import numpy as np
 
 from .autograd.tensor import Tensor
-from .exercise import _STYLE
-from .hook_exercises import _your_error
+from .hook_exercises import _html, _your_error
 from .nn import functional as F
 from .quiz.generate import values_text
 
@@ -86,13 +85,10 @@ class KernelCheck:
     __repr__ = __str__
 
     def _repr_html_(self) -> str:
-        tone = "is-right" if self.ok else "is-wrong"
-        return (f'<div class="agt-check {tone}" role="group" aria-label="Check of your kernel gradient">{_STYLE}'
-                f"{_GRID_STYLE}<p class=\"agt-check-verdict\"><strong>{'&#10003; Right' if self.ok else '&#10007; Not yet'}"
-                f"</strong>: {html.escape(self.verdict)}</p>{_heatmap(self)}<p class=\"agt-check-key\">Each cell is "
-                f"one entry of the {self.expected.shape[0]}&#215;{self.expected.shape[1]} kernel's gradient, for a "
-                f"{self.image.shape[0]}&#215;{self.image.shape[1]} image: autograd's value, then yours; the "
-                "darker a wrong cell, the further off it is.</p></div>")
+        (k, _), (n, _) = self.expected.shape, self.image.shape
+        return _html(self.ok, "Check of your kernel gradient", self.verdict, _heatmap(self),
+                     f"Each cell is one entry of the {k}\u00d7{k} kernel's gradient, for a {n}\u00d7{n} image: "
+                     "autograd's value, then yours; the darker a wrong cell, the further off it is.", _GRID_STYLE)
 
 
 def check_kernel_grad(kernel_grad: Callable) -> KernelCheck:
@@ -168,24 +164,25 @@ def _heatmap(check: KernelCheck) -> str:
     """The kernel's gradient as a grid: per cell autograd's value and yours; wrong cells shaded by how far
     off they are."""
     rows, cols = check.expected.shape
-    size, pad = 136, 10
-    w, h = pad * 2 + cols * size, pad * 2 + rows * size
+    wide, tall, pad = 136, 100, 10
+    w, h = pad * 2 + cols * wide, pad * 2 + rows * tall
     got = check.got if check.got is not None and check.got.shape == check.expected.shape else None
     scale = float(np.abs(check.expected).max()) or 1.0
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img" '
              f'aria-label="{html.escape(check.verdict, quote=True)}">']
     for p in range(rows):
         for q in range(cols):
-            x, y = pad + q * size, pad + p * size
+            x, y = pad + q * wide, pad + p * tall
             bad = bool(check.wrong[p, q])
+            tone = "is-wrong" if bad else "is-right"
             off = 1.0 if got is None else min(1.0, abs(got[p, q] - check.expected[p, q]) / scale)
             mine = "?" if got is None else values_text(got[p, q] + 0.0)
             parts.append(
-                f'<rect class="cell {"is-wrong" if bad else "is-right"}" x="{x + 2}" y="{y + 2}" width="{size - 4}" '
-                f'height="{size - 4}" rx="6" style="fill-opacity:{0.12 + 0.33 * off if bad else 0.12:.2f}"/>'
+                f'<rect class="cell {tone}" x="{x + 2}" y="{y + 2}" width="{wide - 4}" height="{tall - 4}" rx="6" '
+                f'style="fill-opacity:{0.12 + 0.33 * off * bad:.2f}"/>'
                 f'<text x="{x + 10}" y="{y + 24}">[{p}, {q}] {"&#10007;" if bad else "&#10003;"}</text>'
-                f'<text x="{x + 10}" y="{y + 56}">autograd {values_text(check.expected[p, q] + 0.0)}</text>'
-                f'<text class="{"is-wrong" if bad else "is-right"}" x="{x + 10}" y="{y + 82}">yours {mine}</text>')
+                f'<text x="{x + 10}" y="{y + 52}">autograd {values_text(check.expected[p, q] + 0.0)}</text>'
+                f'<text class="{tone}" x="{x + 10}" y="{y + 78}">yours {mine}</text>')
     parts.append("</svg>")
     return "".join(parts)
 

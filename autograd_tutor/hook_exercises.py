@@ -381,9 +381,10 @@ def _graph_svg(graph: tuple, label: str) -> str:
     return "".join(parts)
 
 
-def _html(ok: bool, aria: str, verdict: str, svg: str, key: str) -> str:
+def _html(ok: bool, aria: str, verdict: str, svg: str, key: str, style: str = "") -> str:
+    """A check's card, styled as :func:`~autograd_tutor.exercise.check_backward`'s: verdict, drawing, key."""
     tone = "is-right" if ok else "is-wrong"
-    return (f'<div class="agt-check {tone}" role="group" aria-label="{aria}">{_STYLE}{_EXTRA_STYLE}'
+    return (f'<div class="agt-check {tone}" role="group" aria-label="{aria}">{_STYLE}{_EXTRA_STYLE}{style}'
             f"<p class=\"agt-check-verdict\"><strong>{'&#10003; Right' if ok else '&#10007; Not yet'}</strong>: "
             f"{html.escape(verdict)}</p>{svg}<p class=\"agt-check-key\">{html.escape(key)}</p></div>")
 
