@@ -9,6 +9,8 @@ the prediction was right and why.
 * ``Predict.from_tensor(loss, "grad-value")`` asks one of the questions :func:`~autograd_tutor.quiz.quiz_from`
   generates about the learner's own graph (``"grad-value"``, ``"gets-grad"`` or ``"second-backward"``),
   and shows a live :class:`~autograd_tutor.widgets.GraphWidget` of ``loss`` under it;
+* ``Predict.who_gets_grad(loss, {"w": w, "b": b})`` asks which of these tensors will get a ``.grad``, also
+  tensors the graph no longer reaches (lesson 9), and shows the drawing of ``loss`` with its cuts marked;
 * ``Predict(question, reveal, graph=None)`` asks a teacher's own :class:`~autograd_tutor.quiz.Question`;
   ``reveal()`` runs once, after the first prediction, and returns the sentence that says what happened.
 
@@ -28,13 +30,14 @@ loss.backward() ran: x.grad = 36, w.grad = 24, loss.grad = None.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Callable, Mapping, Optional
 
 import anywidget
 import traitlets
 
 from ..autograd.tensor import Tensor
 from ..quiz import Feedback, Question, Quiz, quiz_from
+from ..quiz.gradients import who_gets_grad as _who_gets_grad
 from ..quiz.facts import GraphFacts
 from ..quiz.generate import caller_namespace, values_text
 from ..quiz.keys import MAX_ANSWER_CHARS
@@ -102,6 +105,24 @@ class Predict(anywidget.AnyWidget):
             from .graph import GraphWidget
             drawing = GraphWidget(tensor, namespace=names)
         return cls(quiz[ask], _backward_reveal(tensor, facts, twice=ask == "second-backward"), drawing, title)
+
+    @classmethod
+    def who_gets_grad(cls, root, candidates: Mapping, root_name: str = "loss", graph: bool = True,
+                      title: Optional[str] = None) -> "Predict":
+        """Ask which of ``candidates`` (name -> tensor) get a ``.grad`` from ``root.backward()``, candidates
+        the graph no longer reaches included (:func:`~autograd_tutor.quiz.who_gets_grad`); the reveal runs
+        it and says what each got; ``graph`` shows a drawing of ``root`` under it, marking where it was cut."""
+        question = _who_gets_grad(root, candidates, root_name)
+        drawing = None
+        if graph:
+            from .graph import GraphWidget
+            drawing = GraphWidget(root, namespace={**caller_namespace(), **candidates, root_name: root})
+
+        def run() -> str:
+            root.backward()
+            grads = ", ".join(f"{name}.grad = {_grad_text(t)}" for name, t in candidates.items())
+            return f"{root_name}.backward() ran: {grads}."
+        return cls(question, run, drawing, title)
 
     @property
     def revealed(self) -> bool:
