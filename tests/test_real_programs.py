@@ -116,16 +116,6 @@ def kernel_settings() -> tuple:
     return tuple(found)
 
 
-def processor() -> str:
-    """This processor's maker and model as the kernel names it (``AMD EPYC``, ``Intel(R) Xeon(R) ...``)."""
-    try:
-        text = pathlib.Path("/proc/cpuinfo").read_text()
-    except OSError:
-        return "unknown"
-    found = re.search(r"^model name\s*:\s*(.+)$", text, re.M)
-    return found.group(1).strip() if found else "unknown"
-
-
 def _program_key(program: pathlib.Path) -> str:
     return hashlib.sha256(program.read_bytes()).hexdigest()[:20]
 
@@ -134,7 +124,7 @@ def elsewhere(program: pathlib.Path) -> list:
     """What torch printed for ``program`` (as it is now) on the other processors of the record, under each of its
     kernel settings there."""
     record = json.loads(ELSEWHERE.read_text()) if ELSEWHERE.exists() else {}
-    key, here = _program_key(program), processor()
+    key, here = _program_key(program), _kernels().processor()
     return [text for name, texts in record.items() if name != here for text in texts.get(key, [])]
 
 
@@ -199,9 +189,9 @@ def test_transcripts_of_other_processors_count_for_the_program_as_it_is(tmp_path
     record = tmp_path / "torch_elsewhere.json"
     record.write_text(json.dumps({"AMD EPYC": {_program_key(program): ["1.0\n"]}, "Intel(R) Xeon(R)": {}}))
     monkeypatch.setattr(sys.modules[__name__], "ELSEWHERE", record)
-    monkeypatch.setattr(sys.modules[__name__], "processor", lambda: "AMD EPYC")
+    monkeypatch.setattr(_kernels(), "processor", lambda: "AMD EPYC")
     assert elsewhere(program) == []  # this processor's own torch runs live
-    monkeypatch.setattr(sys.modules[__name__], "processor", lambda: "Intel(R) Xeon(R)")
+    monkeypatch.setattr(_kernels(), "processor", lambda: "Intel(R) Xeon(R)")
     assert elsewhere(program) == ["1.0\n"]
     program.write_text("print(2)\n")  # edited: the old record no longer speaks for it
     assert elsewhere(program) == []
@@ -234,10 +224,10 @@ def record() -> None:
         return sorted(set(texts))
     found = dict(zip((_program_key(p) for p in programs()), _pool.map(variants, programs())))
     saved = json.loads(ELSEWHERE.read_text()) if ELSEWHERE.exists() else {}
-    saved[processor()] = found
+    saved[_kernels().processor()] = found
     ELSEWHERE.write_text(json.dumps(saved, indent=1, sort_keys=True) + "\n")
-    print(f"torch on {processor()}: {len(found)} programs, {sum(map(len, found.values()))} transcripts, written "
-          f"to {ELSEWHERE.name}")
+    print(f"torch on {_kernels().processor()}: {len(found)} programs, {sum(map(len, found.values()))} transcripts, "
+          f"written to {ELSEWHERE.name}")
 
 
 def main() -> None:

@@ -163,9 +163,10 @@ def run(program: str) -> None:
     variants = {"this processor": (expected, expected_values)}
     if actual != expected or _values_differ(actual_values, expected_values) or kernels.RECORDING:
         variants.update(kernels.live_variants(program))
-        kernels.note(program, variants, _values_differ, actual)
+        blas = kernels.RECORDING and kernels.calls_blas(torch, lambda: _transcript(torch, program))
+        kernels.note(program, variants, _values_differ, actual, blas)
     measured = list(variants.values()) + list(kernels.recorded(program).values())
-    if not kernels.spread_accepts(actual, [text for text, _ in measured]):
+    if not kernels.spread_accepts(actual, [text for text, _ in measured] + kernels.elsewhere(program)):
         diff = "".join(difflib.unified_diff(expected.splitlines(True), actual.splitlines(True), "torch",
                                             "autograd_tutor"))
         pytest.fail(f"transcripts differ (torch measured under: {', '.join(variants)}; recorded: "

@@ -12,7 +12,12 @@ The set is measured, never guessed:
   has (the worker is started with the setting in its environment and says which kernels torch really picked);
 * **recorded**: ``kernel_variants.json`` keeps, for each case whose transcript differs between torch's kernels,
   what each setting printed on an x86 machine that has all three (``python tests/conformance/kernels.py --record``
-  writes it), so a machine without them (an ARM laptop) still knows what x86 torch prints.
+  writes it), so a machine without them (an ARM laptop) still knows what x86 torch prints;
+* **elsewhere**: MKL also follows the processor's *maker*, which no setting varies (on an AMD EPYC it sums small
+  float32 products in plain sequence, on an Intel Xeon otherwise). ``torch_elsewhere.json`` keeps, per processor
+  model, what torch printed there under each setting for every case that calls a BLAS routine (``mm``, ``addmm``,
+  ``bmm``, ``mv``, ``dot``, ...: found by watching torch's dispatcher while recording); those transcripts count
+  on every other processor. ``--record`` adds this processor's and keeps the others'.
 
 A line of ours passes when it equals the same line of one variant; where the variants' numbers differ, a number
 of ours passes inside their spread taken once more on either side (a processor nobody measured may land as far
@@ -56,6 +61,9 @@ def environment(setting: str) -> dict:
     return {"ATEN_CPU_CAPABILITY": setting, "ONEDNN_MAX_CPU_ISA": SETTINGS[setting],
             "MKL_ENABLE_INSTRUCTIONS": MKL[setting]}
 RECORD = pathlib.Path(__file__).with_name("kernel_variants.json")
+ELSEWHERE = pathlib.Path(__file__).with_name("torch_elsewhere.json")
+#: torch's operators that call the BLAS (MKL), whose sums follow the processor's maker.
+BLAS_OPS = frozenset({"mm", "addmm", "bmm", "baddbmm", "addbmm", "mv", "addmv", "dot", "vdot", "addr", "matmul"})
 NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*(?:e[-+]?\d+)?|\.\d+(?:e[-+]?\d+)?|nan|inf)")
 
 
@@ -99,6 +107,40 @@ def recorded(program: str) -> dict:
     entry = json.loads(RECORD.read_text()).get(case_key(program), {"torch": {}})
     return {setting: (text, [np.array(v["data"], dtype=v["dtype"]).reshape(v["shape"]) for v in values])
             for setting, (text, values) in entry["torch"].items()}
+
+
+def processor() -> str:
+    """This processor's model as the kernel names it (``AMD EPYC``, ``Intel(R) Xeon(R) ...``), or ``unknown``."""
+    try:
+        found = re.search(r"^model name\s*:\s*(.+)$", pathlib.Path("/proc/cpuinfo").read_text(), re.M)
+    except OSError:
+        return "unknown"
+    return found.group(1).strip() if found else "unknown"
+
+
+def elsewhere(program: str) -> list:
+    """The transcripts torch printed for ``program`` on the other processors of ``torch_elsewhere.json``."""
+    if not ELSEWHERE.exists():
+        return []
+    key, here = case_key(program), processor()
+    return [text for name, cases in json.loads(ELSEWHERE.read_text()).items() if name != here
+            for text in cases.get(key, [])]
+
+
+def calls_blas(torch, run) -> bool:
+    """Does ``run()`` make torch call a BLAS routine (forward or backward)? Watched at torch's dispatcher."""
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    class Watch(TorchDispatchMode):
+        seen = False
+
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            Watch.seen |= func.overloadpacket.__name__ in BLAS_OPS
+            return func(*args, **(kwargs or {}))
+
+    with Watch():
+        run()
+    return Watch.seen
 
 
 def relative_spread(texts: list) -> float:
@@ -186,11 +228,15 @@ def _serve() -> None:
 #: Set by ``python tests/conformance/kernels.py --record``: every case is measured under every setting.
 RECORDING = os.environ.get("CONFORMANCE_RECORD_KERNELS") == "1"
 _measured: dict = {}
+_here: dict = {}  # while recording: case key -> this processor's transcripts, for the cases that call the BLAS
 
 
-def note(program: str, variants: dict, differ, ours: str) -> None:
-    """While recording, keep what each setting gave for a case whose torch side differs between them."""
+def note(program: str, variants: dict, differ, ours: str, blas: bool = False) -> None:
+    """While recording, keep what each setting gave for a case whose torch side differs between them, and every
+    transcript of a case that calls the BLAS (``blas``)."""
     measured = {setting: variant for setting, variant in variants.items() if setting in SETTINGS}
+    if RECORDING and blas:
+        _here[case_key(program)] = sorted({text for text, _ in variants.values()})
     first = next(iter(measured.values()))
     if RECORDING and any(t != first[0] or differ(v, first[1]) for t, v in measured.values()):
         _measured[case_key(program)] = {
@@ -216,6 +262,10 @@ def _record() -> int:
         status |= pytest.main(["-q", "-p", "no:cacheprovider", str(suite)])
     shared = sys.modules["conformance_kernels"]  # the copy the harness loaded, not this __main__
     RECORD.write_text(json.dumps(shared._measured, indent=1, sort_keys=True) + "\n")
+    others = json.loads(ELSEWHERE.read_text()) if ELSEWHERE.exists() else {}
+    others[processor()] = shared._here
+    ELSEWHERE.write_text(json.dumps(others, indent=1, sort_keys=True) + "\n")
+    print(f"{len(shared._here)} cases call the BLAS: their transcripts on {processor()} written to {ELSEWHERE}")
     print(f"{len(shared._measured)} cases differ between torch's kernel settings ({', '.join(shared._workers)}); "
           f"written to {RECORD}")
     for entry in shared._measured.values():

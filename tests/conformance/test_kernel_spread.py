@@ -37,3 +37,24 @@ def test_the_spread_is_measured_not_assumed():
     assert not kernels.spread_accepts("loss 0.5000002 1", ["loss 0.5000001 2", "loss 0.5000003 2"])
     assert kernels.spread_accepts("gelu nan", ["gelu inf", "gelu nan"])
     assert not kernels.spread_accepts("gelu -inf", ["gelu inf", "gelu nan"])
+
+
+def test_blas_calls_are_seen_at_the_dispatcher_forward_and_backward():
+    """Recording keeps the transcripts of the cases whose torch side calls MKL: they are the ones whose sums
+    follow the processor's maker."""
+    x = torch.ones(2, 3, requires_grad=True)
+    assert kernels.calls_blas(torch, lambda: x @ torch.ones(3, 2))
+    assert kernels.calls_blas(torch, lambda: torch.nn.functional.linear(x, torch.ones(4, 3)).sum().backward())
+    assert not kernels.calls_blas(torch, lambda: (x * 2).sum().backward())
+
+
+def test_what_torch_printed_on_other_processors_counts_here_only(tmp_path, monkeypatch):
+    program = "print(torch.ones(2, 3) @ torch.ones(3, 1))"
+    record = tmp_path / "torch_elsewhere.json"
+    record.write_text(json.dumps({"AMD EPYC": {kernels.case_key(program): ["tensor([[3.], [3.]])\n"]}}))
+    monkeypatch.setattr(kernels, "ELSEWHERE", record)
+    monkeypatch.setattr(kernels, "processor", lambda: "AMD EPYC")
+    assert kernels.elsewhere(program) == []  # this processor's torch runs live
+    monkeypatch.setattr(kernels, "processor", lambda: "Intel(R) Xeon(R)")
+    assert kernels.elsewhere(program) == ["tensor([[3.], [3.]])\n"]
+    assert kernels.elsewhere(program + " ") == []  # an edited case is measured again
