@@ -163,8 +163,8 @@ def run(program: str) -> None:
     variants = {"this processor": (expected, expected_values)}
     if actual != expected or _values_differ(actual_values, expected_values) or kernels.RECORDING:
         variants.update(kernels.live_variants(program))
-        blas = kernels.RECORDING and kernels.calls_blas(torch, lambda: _transcript(torch, program))
-        kernels.note(program, variants, _values_differ, actual, blas)
+        mkl = kernels.RECORDING and kernels.calls_mkl(torch, lambda: _transcript(torch, program))
+        kernels.note(program, variants, _values_differ, actual, mkl)
     measured = list(variants.values()) + list(kernels.recorded(program).values())
     if not kernels.spread_accepts(actual, [text for text, _ in measured] + kernels.elsewhere(program)):
         diff = "".join(difflib.unified_diff(expected.splitlines(True), actual.splitlines(True), "torch",

@@ -15,9 +15,9 @@ The set is measured, never guessed:
   writes it), so a machine without them (an ARM laptop) still knows what x86 torch prints;
 * **elsewhere**: MKL also follows the processor's *maker*, which no setting varies (on an AMD EPYC it sums small
   float32 products in plain sequence, on an Intel Xeon otherwise). ``torch_elsewhere.json`` keeps, per processor
-  model, what torch printed there under each setting for every case that calls a BLAS routine (``mm``, ``addmm``,
-  ``bmm``, ``mv``, ``dot``, ...: found by watching torch's dispatcher while recording); those transcripts count
-  on every other processor. ``--record`` adds this processor's and keeps the others'.
+  model, what torch printed there under each setting for every case that calls MKL (its BLAS: ``mm``, ``addmm``,
+  ``bmm``, ...; its vector math: ``tanh``, ``sin``, ...; found by watching torch's dispatcher while recording);
+  those transcripts count on every other processor. ``--record`` adds this processor's and keeps the others'.
 
 A line of ours passes when it equals the same line of one variant; where the variants' numbers differ, a number
 of ours passes inside their spread taken once more on either side (a processor nobody measured may land as far
@@ -62,8 +62,11 @@ def environment(setting: str) -> dict:
             "MKL_ENABLE_INSTRUCTIONS": MKL[setting]}
 RECORD = pathlib.Path(__file__).with_name("kernel_variants.json")
 ELSEWHERE = pathlib.Path(__file__).with_name("torch_elsewhere.json")
-#: torch's operators that call the BLAS (MKL), whose sums follow the processor's maker.
-BLAS_OPS = frozenset({"mm", "addmm", "bmm", "baddbmm", "addbmm", "mv", "addmv", "dot", "vdot", "addr", "matmul"})
+#: torch's operators that call MKL, whose answers follow the processor's maker: the BLAS (sums of products), and
+#: the elementwise functions ATen hands to MKL's vector math (VML) on contiguous float tensors.
+MKL_OPS = frozenset({"mm", "addmm", "bmm", "baddbmm", "addbmm", "mv", "addmv", "dot", "vdot", "addr", "matmul",
+                     "tanh", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "erf", "erfc", "erfinv",
+                     "expm1", "log1p", "log2", "log10", "lgamma"})
 NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*(?:e[-+]?\d+)?|\.\d+(?:e[-+]?\d+)?|nan|inf)")
 
 
@@ -127,15 +130,15 @@ def elsewhere(program: str) -> list:
             for text in cases.get(key, [])]
 
 
-def calls_blas(torch, run) -> bool:
-    """Does ``run()`` make torch call a BLAS routine (forward or backward)? Watched at torch's dispatcher."""
+def calls_mkl(torch, run) -> bool:
+    """Does ``run()`` make torch call MKL (forward or backward)? Watched at torch's dispatcher."""
     from torch.utils._python_dispatch import TorchDispatchMode
 
     class Watch(TorchDispatchMode):
         seen = False
 
         def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-            Watch.seen |= func.overloadpacket.__name__ in BLAS_OPS
+            Watch.seen |= func.overloadpacket.__name__ in MKL_OPS
             return func(*args, **(kwargs or {}))
 
     with Watch():
@@ -228,14 +231,14 @@ def _serve() -> None:
 #: Set by ``python tests/conformance/kernels.py --record``: every case is measured under every setting.
 RECORDING = os.environ.get("CONFORMANCE_RECORD_KERNELS") == "1"
 _measured: dict = {}
-_here: dict = {}  # while recording: case key -> this processor's transcripts, for the cases that call the BLAS
+_here: dict = {}  # while recording: case key -> this processor's transcripts, for the cases that call MKL
 
 
-def note(program: str, variants: dict, differ, ours: str, blas: bool = False) -> None:
+def note(program: str, variants: dict, differ, ours: str, mkl: bool = False) -> None:
     """While recording, keep what each setting gave for a case whose torch side differs between them, and every
-    transcript of a case that calls the BLAS (``blas``)."""
+    transcript of a case that calls MKL (``mkl``)."""
     measured = {setting: variant for setting, variant in variants.items() if setting in SETTINGS}
-    if RECORDING and blas:
+    if RECORDING and mkl:
         _here[case_key(program)] = sorted({text for text, _ in variants.values()})
     first = next(iter(measured.values()))
     if RECORDING and any(t != first[0] or differ(v, first[1]) for t, v in measured.values()):
@@ -265,7 +268,7 @@ def _record() -> int:
     others = json.loads(ELSEWHERE.read_text()) if ELSEWHERE.exists() else {}
     others[processor()] = shared._here
     ELSEWHERE.write_text(json.dumps(others, indent=1, sort_keys=True) + "\n")
-    print(f"{len(shared._here)} cases call the BLAS: their transcripts on {processor()} written to {ELSEWHERE}")
+    print(f"{len(shared._here)} cases call MKL: their transcripts on {processor()} written to {ELSEWHERE}")
     print(f"{len(shared._measured)} cases differ between torch's kernel settings ({', '.join(shared._workers)}); "
           f"written to {RECORD}")
     for entry in shared._measured.values():

@@ -39,13 +39,14 @@ def test_the_spread_is_measured_not_assumed():
     assert not kernels.spread_accepts("gelu -inf", ["gelu inf", "gelu nan"])
 
 
-def test_blas_calls_are_seen_at_the_dispatcher_forward_and_backward():
+def test_mkl_calls_are_seen_at_the_dispatcher_forward_and_backward():
     """Recording keeps the transcripts of the cases whose torch side calls MKL: they are the ones whose sums
     follow the processor's maker."""
     x = torch.ones(2, 3, requires_grad=True)
-    assert kernels.calls_blas(torch, lambda: x @ torch.ones(3, 2))
-    assert kernels.calls_blas(torch, lambda: torch.nn.functional.linear(x, torch.ones(4, 3)).sum().backward())
-    assert not kernels.calls_blas(torch, lambda: (x * 2).sum().backward())
+    assert kernels.calls_mkl(torch, lambda: x @ torch.ones(3, 2))
+    assert kernels.calls_mkl(torch, lambda: torch.nn.functional.linear(x, torch.ones(4, 3)).sum().backward())
+    assert kernels.calls_mkl(torch, lambda: x.tanh())
+    assert not kernels.calls_mkl(torch, lambda: (x * 2).sum().backward())
 
 
 def test_what_torch_printed_on_other_processors_counts_here_only(tmp_path, monkeypatch):
