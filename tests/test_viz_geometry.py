@@ -4,7 +4,9 @@ For each graph the SVG is parsed and measured: no edge passes through a node box
 box (a pill's rounded ends included; widths from matplotlib's FreeType, not from our table), no two texts
 overlap and no edge label covers a node or an edge, nothing lies outside the viewBox, and there are no more
 crossings than Graphviz ``dot`` draws on the same nodes (same box sizes) and edges, each edge entering its
-input's port. dot is not a test dependency: its counts were measured by ``python benchmarks/viz.py --only 6
+input's port, each open module group a dot cluster (a frame, as ours: with frames that hold exactly their nodes,
+the MLP step needs 3 crossings in dot as in ours). An open group's frame holds exactly its own nodes, and every
+other node keeps clear of it. dot is not a test dependency: its counts were measured by ``python benchmarks/viz.py --only 6
 --write-dot`` and committed in tests/data/dot_geometry.json; the test checks that they belong to the same
 graphs (node and edge counts).
 """
@@ -38,9 +40,36 @@ def test_static_svg_geometry(name):
     assert counts["overflows"] == 0, details["overflows"]
     assert counts["overlaps"] == 0, details["overlaps"]
     assert counts["outside"] == 0
+    assert counts["frames_cut"] == 0, details["frames"]  # nodes outside a group do not intersect its frame
+    open_groups = [g for g in model.snapshot().get("groups", ()) if g["expanded"]]
+    assert [(t, inside) for t, inside, _ in details["frames"]] == [  # a frame holds exactly its own nodes
+        (g["label"] + " ▾", len(g["members"])) for g in open_groups]
     dot = DOT[name]
     assert (counts["nodes"], counts["edges"]) == (dot["nodes"], dot["edges"])  # the graph dot was given
     assert counts["crossings"] <= dot["crossings"], (counts["crossings"], dot)
+
+
+def test_open_groups_are_framed_in_the_static_svg():
+    """GitHub and nbviewer show the static SVG: an open module group is a frame there too, named as the
+    learner knows it, around exactly its nodes (lesson 7's image ``X`` stays outside the conv frame)."""
+    for name, wanted in (("mlp_groups", "model.0 · Linear(2 -&gt; 16) ▾"),
+                         ("cnn_groups", "model.0 · Conv2d(1 -&gt; 2, kernel_size=(3, 3)) ▾")):
+        model, _ = viz_suite.build(name)
+        svg = to_svg(model)
+        assert svg.count('class="agt-frame"') == len(model.snapshot()["groups"]) >= 2
+        assert f">{wanted}</text>" in svg
+
+
+def test_the_ruler_sees_a_frame_over_another_node():
+    """The frame check is not blind: a frame grown over its neighbours is found."""
+    model, _ = viz_suite.build("cnn_groups")
+    snap = model.snapshot()
+    x0, y0, x1, y1 = snap["groups"][0]["frame"]
+    svg = to_svg(model)
+    grown = svg.replace(f'<rect x="{x0:g}" y="{y0:g}" width="{x1 - x0:g}" height="{y1 - y0:g}"',
+                        f'<rect x="{x0:g}" y="{y0 - 200:g}" width="{x1 - x0 + 300:g}" height="{y1 - y0 + 400:g}"', 1)
+    assert grown != svg
+    assert viz_suite.measure_svg(grown)["frames_cut"] > 0
 
 
 def test_the_ruler_sees_broken_drawings():

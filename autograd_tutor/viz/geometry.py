@@ -33,7 +33,8 @@ class Geometry:
         self._nodes: dict = {}   # node index -> (its dict, x, y, placed dict)
         self._edges: dict = {}   # edge index -> (its dict, path, lx, ly, placed dict)
 
-    def place(self, nodes: list, edges: list, hidden: int) -> dict:
+    def place(self, nodes: list, edges: list, hidden: int, clusters: tuple = ()) -> dict:
+        """``clusters[i]``: the open module group node ``i`` is framed in, or -1 (see :mod:`.layered`)."""
         ports = [1] * len(nodes)
         for e in edges:
             ports[e["dst"]] = max(ports[e["dst"]], e["pos"] + 1)
@@ -54,9 +55,9 @@ class Geometry:
                 label = label_size(e["grad"], source["value"]) if e["tracked"] else None
                 done = self._specs[j] = (e, source, Edge(e["src"], e["dst"], e["pos"], ports[e["dst"]], label))
             specs.append(done[2])
-        key = (tuple(boxes), tuple(specs))
+        key = (tuple(boxes), tuple(specs), tuple(clusters))
         if key != self._key:
-            self._key, self._drawing = key, layout(boxes, specs)
+            self._key, self._drawing = key, layout(boxes, specs, clusters=list(clusters) or None)
         d = self._drawing
         placed = []
         for i, (n, (w, h, top), box) in enumerate(zip(nodes, sizes, boxes)):

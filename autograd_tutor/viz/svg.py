@@ -23,7 +23,7 @@ from .metrics import FONT, text_width
 from .replay import State
 from .style import CUT_LEGEND, GROUP_LEGEND, KINDS, LEGEND, PALETTE
 
-__all__ = ["to_svg", "node_svg", "group_band", "FONT"]
+__all__ = ["to_svg", "node_svg", "frame_svg", "group_band", "FONT"]
 
 _LEGEND_ROW = 24
 #: The cross that ends the edge into a graph cut's box (defined only in drawings that have one).
@@ -189,6 +189,7 @@ def to_svg(model, state: Optional[State] = None, legend: bool = True, title: str
              + (_CROSS_MARKER if cuts else "") + '</defs>',
              f'<rect width="{width:g}" height="{height:g}" fill="#ffffff"/>', legend_svg,
              f'<g transform="translate(0,{top})">']
+    parts.extend(frame_svg(g) for g in snap.get("groups", ()) if g["expanded"])
     labels = []
     for i, e in enumerate(edges):
         if not e["path"]:  # inside a closed group
@@ -228,6 +229,18 @@ def to_svg(model, state: Optional[State] = None, legend: bool = True, title: str
                      f'fill="{PALETTE["muted"]}">{escape(text)}</text>')
     parts.append("</g></svg>")
     return "".join(parts)
+
+
+def frame_svg(g: dict) -> str:
+    """An open module group: a dashed frame around exactly its nodes, its name in the strip along its top
+    (as the widget draws it; the full name and how to close it in the ``<title>``)."""
+    x0, y0, x1, y1 = g["frame"]
+    stroke, fill = PALETTE["group"]
+    return (f'<g class="agt-frame"><rect x="{x0:g}" y="{y0:g}" width="{x1 - x0:g}" height="{y1 - y0:g}" rx="10" '
+            f'fill="{fill}" fill-opacity="0.35" stroke="{stroke}" stroke-width="1.4" stroke-dasharray="6 3"/>'
+            f'<text x="{g["tab"][0]:g}" y="{g["tab"][1]:g}" font-size="11" font-weight="700" fill="#00634A">'
+            f'{escape(g["label"])} ▾</text><title>{escape(g["label"])}: a module call, {len(g["members"])} nodes '
+            '(in the live widget, click its name to close it)</title></g>')
 
 
 def _notes(model, snap: dict, closed: list, width: float) -> list:
