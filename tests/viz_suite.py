@@ -367,6 +367,11 @@ def measure_svg(svg: str) -> dict:
             title = _text_box(el.find(SVG + "text"), ox, oy)
             labels.append(title)
             frames.append(((x, y, x + float(r.get("width")), y + float(r.get("height"))), title[1]))
+        elif el.tag == SVG + "g" and el.get("class") == "agt-lheat":  # an edge label's heatmap: part of the label
+            gx, gy = _translate(el)
+            r = el.find(SVG + "rect")
+            labels.append(((gx + ox, gy + oy, gx + ox + float(r.get("width")), gy + oy + float(r.get("height"))),
+                           "heatmap"))
         elif el.tag == SVG + "path":
             lines.append([(x + ox, y + oy) for x, y in cubic_points(el.get("d"))])
         elif el.tag == SVG + "g":

@@ -16,7 +16,7 @@ unchanged runs stays cached (see :meth:`GraphModel.snapshot_json`).
 """
 from __future__ import annotations
 
-from .boxes import STACK, label_size, node_size, room
+from .boxes import STACK, label_heat_w, label_size, node_size, room
 from .layered import Edge, layout, path_d
 
 __all__ = ["Geometry"]
@@ -52,7 +52,7 @@ class Geometry:
             done = self._specs.get(j)
             source = nodes[e["src"]]
             if done is None or done[0] is not e or done[1] is not source or done[2].ports != ports[e["dst"]]:
-                label = label_size(e["grad"], source["value"]) if e["tracked"] else None
+                label = label_size(e["grad"], source["value"], label_heat_w(e, source)) if e["tracked"] else None
                 done = self._specs[j] = (e, source, Edge(e["src"], e["dst"], e["pos"], ports[e["dst"]], label))
             specs.append(done[2])
         key = (tuple(boxes), tuple(specs), tuple(clusters))

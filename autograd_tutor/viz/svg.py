@@ -17,8 +17,8 @@ from __future__ import annotations
 from html import escape
 from typing import Optional
 
-from .boxes import BOLD, SIZES, STACK, baseline, heat_top, label_text, room, row_texts
-from .heat import heat_svg
+from .boxes import BOLD, SIZES, STACK, baseline, gheat_top, heat_top, label_text, room, row_texts
+from .heat import GAP, heat_svg
 from .metrics import FONT, text_width
 from .replay import State
 from .style import CUT_LEGEND, GROUP_LEGEND, KINDS, LEGEND, PALETTE
@@ -94,6 +94,9 @@ def node_svg(n: dict, grad: Optional[str] = None, state: Optional[str] = None, a
     if n.get("heat"):
         heat = n["heat"]
         parts.append(f'<g transform="translate({(w - heat["w"]) / 2:g},{heat_top(n):g})">{heat_svg(heat)}</g>')
+    if n.get("gheat") and grad == n["grad"]:  # the gradient's heatmap: only for the gradient it was made of
+        heat = n["gheat"]
+        parts.append(f'<g transform="translate({(w - heat["w"]) / 2:g},{gheat_top(n):g})">{heat_svg(heat)}</g>')
     if n["saved"]:
         parts.append(_saved_row(n, state))
     parts.append(f"<title>{escape(_describe(n, grad, state))}</title></g>")
@@ -119,7 +122,9 @@ def _describe(n: dict, grad: str, state: str) -> str:
         bits.append(f"value {n['value'].split(' [')[0]} [{n['numbers']}]")
     elif n["value"]:
         bits.append(f"value {n['value']}")
-    if grad != "None" or n["kind"] == "leaf":
+    if n.get("gnumbers") and grad == n["grad"]:
+        bits.append(f"grad {grad.split(' [')[0]} [{n['gnumbers']}]")
+    elif grad != "None" or n["kind"] == "leaf":
         bits.append(f"grad {grad}")
     if n["saved"]:
         bits.append(f"saved {', '.join(n['saved'])} ({state})")
@@ -207,8 +212,7 @@ def to_svg(model, state: Optional[State] = None, legend: bool = True, title: str
             stroke = f'stroke="{PALETTE["edge"]}" stroke-width="1.4" marker-end="url(#agt-arrow)"'
         parts.append(f'<path d="{e["path"]}" fill="none" {stroke}/>')
         if grad and e["lx"] is not None:
-            labels.append(f'<text class="agt-elabel" x="{e["lx"]:g}" y="{e["ly"]:g}" text-anchor="middle" font-size="11.5" '
-                          f'font-weight="700" fill="{PALETTE["grad"]}">{escape(label_text(grad))}</text>')
+            labels.append(_edge_label(e, grad))
     lit = set()
     for n in nodes:
         key = by_index.get(n["key"])  # None for a graph cut's box: no replay state
@@ -229,6 +233,22 @@ def to_svg(model, state: Optional[State] = None, legend: bool = True, title: str
                      f'fill="{PALETTE["muted"]}">{escape(text)}</text>')
     parts.append("</g></svg>")
     return "".join(parts)
+
+
+def _edge_label(e: dict, grad: str) -> str:
+    """An edge's gradient label: the whole gradient, or its shape and a heatmap (the numbers in its tooltip),
+    centred where the layout kept room."""
+    text = label_text(grad)
+    heat = e.get("heat") if grad == e["grad"] else None
+    style = f'font-size="11.5" font-weight="700" fill="{PALETTE["grad"]}"'
+    if heat is None:
+        return (f'<text class="agt-elabel" x="{e["lx"]:g}" y="{e["ly"]:g}" text-anchor="middle" {style}>'
+                f'{escape(text)}</text>')
+    tw = text_width(text, 11.5, True)
+    x0 = e["lx"] - (tw + GAP + heat["w"]) / 2
+    return (f'<text class="agt-elabel" x="{x0:g}" y="{e["ly"]:g}" {style}>{escape(text)}</text>'
+            f'<g class="agt-lheat" transform="translate({x0 + tw + GAP:g},{e["ly"] + 2 - heat["h"]:g})">'
+            f'{heat_svg(heat)}<title>gradient {escape(text)}: {escape(e["numbers"])}</title></g>')
 
 
 def frame_svg(g: dict) -> str:
