@@ -186,3 +186,38 @@ def test_lesson_5_replay_keeps_its_step_in_view_and_ends_on_the_leaves(lab, lab_
     assert seen and all(seen), seen
     ARTIFACTS.mkdir(exist_ok=True)
     widget.screenshot(path=str(ARTIFACTS / "lesson-5-replay-end.png"))
+
+
+LESSON_6 = Path(__file__).parents[2] / "notebooks" / "06_training_a_tiny_network.ipynb"
+
+
+def test_lesson_6_draws_large_gradients_as_heatmaps_with_their_shape(lab, lab_page):
+    """Lesson 6's MLP step replayed to where model.0.weight gets its gradient: its gradient row says
+    ``grad (16, 2)``, the edge's label is ``(16, 2)`` beside a small heatmap of the gradient that flowed (its
+    numbers in the tooltip), and no label is a cut list (``[…, …``)."""
+    page = lab_page
+    shutil.copy(LESSON_6, lab.root / LESSON_6.name)
+    lab.run_all(page, LESSON_6.name)
+    page.get_by_text("accuracy:", exact=False).first.wait_for(timeout=180_000)
+    widget = page.locator(".agt-root").filter(has=page.locator(".agt-table th", has_text="model.0.weight")).first
+    widget.scroll_into_view_if_needed()
+    widget.focus()
+    page.keyboard.press("Home")
+    active = widget.locator(".agt-node.agt-active .agt-label")
+    for _ in range(40):  # to the step that stores model.0.weight.grad: the replay pans there
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function("(r) => !r.dataset.gliding", arg=widget.element_handle())
+        if active.count() and active.first.text_content() == "model.0.weight":
+            break
+    weight = widget.locator(".agt-node.agt-leaf").filter(has=page.locator(".agt-label", has_text="model.0.weight"))
+    assert weight.locator(".agt-grad").text_content() == "grad (16, 2)"
+    # the heatmap under the row is of the weight's .grad now, after 300 training steps: not this pass's, so the
+    # replay hides it (the note says the leaves' .grad changed since)
+    assert weight.locator(".agt-gheat").get_attribute("visibility") == "hidden"
+    assert "changed since" in widget.locator(".agt-note").inner_text()
+    labels = [t.strip() for t in widget.locator(".agt-elabel").all_text_contents() if t.strip()]
+    assert "(16, 2)" in labels and not [t for t in labels if "…" in t], labels
+    shown = widget.locator(".agt-lheat[visibility=visible]")
+    assert shown.count() >= 1 and "gradient (16, 2): " in " ".join(shown.locator("title").all_text_contents())
+    ARTIFACTS.mkdir(exist_ok=True)
+    widget.screenshot(path=str(ARTIFACTS / "lesson-6-heatmaps.png"))

@@ -682,26 +682,20 @@ function render({ model, el: host }) {
   }
 
   function follow() {
-    // Keep the current step's boxes in sight: pan (smoothly) just enough to bring them all in, zooming out
-    // when they do not fit at this zoom (not below the scale that fits the whole graph); if even that does not
-    // hold them all, centre the step's own node.
+    // Keep the current step's boxes in sight at the learner's zoom (text stays legible): pan, smoothly, just
+    // enough to bring them all in; when they do not fit in the view, centre the step's own node.
     const boxes = stepBoxes();
     if (!boxes.length) return;
-    const pad = 16;
+    const pad = 16, { w, h } = view;
     let x0 = Math.min(...boxes.map((b) => b.x - b.w / 2)) - pad, x1 = Math.max(...boxes.map((b) => b.x + b.w / 2)) + pad;
     let y0 = Math.min(...boxes.map((b) => b.y - b.h / 2)) - pad, y1 = Math.max(...boxes.map((b) => b.y + b.h / 2)) + pad;
-    let { w, h } = view;
     if (x1 - x0 > w || y1 - y0 > h) {
-      const [width, height, fit] = stageSize();
-      const k = Math.max(fit, Math.min(width / (x1 - x0), height / (y1 - y0), width / w));
-      w = width / k; h = height / k;
-      if (x1 - x0 > w || y1 - y0 > h) {  // too far apart: the step's node in the middle
-        const n = st.active >= 0 ? box(st.active) : boxes[0];
-        x0 = n.x - w / 2; x1 = n.x + w / 2; y0 = n.y - h / 2; y1 = n.y + h / 2;
-      }
+      const n = st.active >= 0 ? box(st.active) : boxes[boxes.length - 1];
+      x0 = x1 = n.x - w / 2; y0 = y1 = n.y - h / 2;
+      x1 += w; y1 += h;
     }
     const x = Math.min(Math.max(view.x, x1 - w), x0), y = Math.min(Math.max(view.y, y1 - h), y0);
-    if (x !== view.x || y !== view.y || w !== view.w) glideTo({ x, y, w, h });
+    if (x !== view.x || y !== view.y) glideTo({ x, y, w, h });
   }
 
   function glideTo(target) {  // a short eased pan (a jump with reduced motion)
