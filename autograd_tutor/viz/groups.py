@@ -164,17 +164,26 @@ def _grouping_call(chain: list) -> Optional[Call]:
     return chain[i]
 
 
-def _tab_place(g: dict, others: list, edges: list) -> list:
-    """Where an open group's name goes (``[x, baseline]``): in the strip along the top of its frame (its boxes
-    start below it), the left-most place where no other box, edge or edge label is; the top left if none is."""
-    x0, y0, x1, _ = g["frame"]
-    w, top, base = text_width(g["label"] + " ▾", 11, True), y0 + 2, y0 + 13
-    blocked = [(b["x"] - b["w"] / 2, b["y"] - b["h"] / 2, b["x"] + b["w"] / 2, b["y"] + b["h"] / 2) for b in others]
+def _obstacles(edges: list) -> tuple:
+    """What a frame's name must not cover, besides other boxes: edge labels (boxes) and points along the edges."""
+    labels = []
     for e in edges:
         if e.get("lx") is not None and e["grad"]:
             half = text_width(label_text(e["grad"]), LABEL_SIZE, True) / 2
-            blocked.append((e["lx"] - half, e["ly"] - 13, e["lx"] + half, e["ly"] + 4))
+            labels.append((e["lx"] - half, e["ly"] - 13, e["lx"] + half, e["ly"] + 4))
     points = [p for e in edges for c in _segments(e["path"]) for p in bezier_points(c, (0, .25, .5, .75, 1))]
+    return labels, points
+
+
+def _tab_place(g: dict, others: list, obstacles: tuple) -> list:
+    """Where an open group's name goes (``[x, baseline]``): in the strip along the top of its frame (its boxes
+    start below it), the left-most place where no other box, edge or edge label (``obstacles``) is; the top left
+    if none is."""
+    x0, y0, x1, _ = g["frame"]
+    w, top, base = text_width(g["label"] + " ▾", 11, True), y0 + 2, y0 + 13
+    blocked = [(b["x"] - b["w"] / 2, b["y"] - b["h"] / 2, b["x"] + b["w"] / 2, b["y"] + b["h"] / 2) for b in others]
+    blocked += obstacles[0]
+    points = [(px, py) for px, py in obstacles[1] if x0 <= px <= x1 and top - 3 < py < base + 6]
     x = x0 + 8
     while x + w <= max(x1 - 8, x0 + 8 + w):
         free = not any(a < x + w + 2 and x - 2 < c and b < base + 5 and top < d for a, b, c, d in blocked)
@@ -282,6 +291,7 @@ class Grouping:
             placed = model._geometry.place(nodes, edges, model.hidden, clusters)
         else:
             placed = self._collapsed(nodes, edges, model.hidden, member, groups, opened)
+        obstacles = _obstacles(placed["edges"]) if opened else ((), ())
         for g in groups:
             if g["expanded"]:
                 boxes = [placed["nodes"][i] for i in g["members"]]
@@ -290,7 +300,7 @@ class Grouping:
                               round(max(b["x"] + b["w"] / 2 for b in boxes) + FRAME_SIDE, 1),
                               round(max(b["y"] + b["h"] / 2 for b in boxes) + FRAME_BOTTOM, 1)]
                 g["tab"] = _tab_place(g, [b for i, b in enumerate(placed["nodes"])
-                                          if i not in g["members"] and "inside" not in b], placed["edges"])
+                                          if i not in g["members"] and "inside" not in b], obstacles)
         return dict(placed, groups=groups)
 
     def _collapsed(self, nodes, edges, hidden, member, groups, opened) -> dict:

@@ -405,12 +405,14 @@ def _pairs(upper: list, lower: list) -> int:
     return sum(1 for x in upper for y in lower if x > y) if upper and lower else 0
 
 
-def _crossings(g: _Graph) -> int:
-    """Crossings between all neighbouring ranks (inversions, counted with a Fenwick tree)."""
+def _crossings(g: _Graph, ranks: Optional[set] = None) -> int:
+    """Crossings between all neighbouring ranks (inversions, counted with a Fenwick tree); with ``ranks``, only
+    those of the segments leaving these ranks."""
     by_rank = {}
     pos = g.pos
     for k, a in enumerate(g.seg_a):
-        by_rank.setdefault(g.rank[a], []).append((pos[a], pos[g.seg_b[k]] + g.frac[k]))
+        if ranks is None or g.rank[a] in ranks:
+            by_rank.setdefault(g.rank[a], []).append((pos[a], pos[g.seg_b[k]] + g.frac[k]))
     total = 0
     for segs in by_rank.values():
         segs.sort()
@@ -489,8 +491,9 @@ def _swap_blocks(g: _Graph, crossings: int, rounds: int = 4) -> int:
     crossings: the transposition of :func:`_transpose`, keeping clusters whole. Returns the crossings."""
     for _ in range(rounds):
         better = False
-        for lst in g.order:
-            i = 0
+        for r, lst in enumerate(g.order):
+            near = {r - 1, r}  # the segments into and out of rank r: the only crossings a swap there changes
+            here, i = _crossings(g, near), 0
             while True:
                 blocks, start = [], 0
                 for k in range(1, len(lst) + 1):
@@ -505,9 +508,9 @@ def _swap_blocks(g: _Graph, crossings: int, rounds: int = 4) -> int:
                 lst[at:at + len(swapped)] = swapped
                 for p, v in enumerate(lst):
                     g.pos[v] = p
-                c = _crossings(g)
-                if c < crossings:
-                    crossings, better = c, True
+                c = _crossings(g, near)
+                if c < here:
+                    crossings, here, better = crossings - here + c, c, True
                 else:
                     lst[at:at + len(swapped)] = old
                     for p, v in enumerate(lst):
