@@ -519,12 +519,15 @@ def measure_dot(snapshot: dict, ports: bool = True) -> dict:
 
 
 def build(name: str):
-    """(model, tensor) of a suite graph."""
+    """(model, tensor) of a suite graph: those of ``SUITE`` without module groups, ``GROUPED`` with them."""
     from autograd_tutor.viz import GraphModel
     if name in GROUPED:
         return GROUPED[name]()
+    from autograd_tutor.viz.groups import ModuleCalls
     tensor, namespace = SUITE[name]()
-    return GraphModel.from_tensor(tensor, namespace=namespace), tensor
+    model = GraphModel.from_tensor(tensor, namespace=namespace)
+    model.grouping.calls = ModuleCalls()  # drawn without module groups (GROUPED has them), also once the widgets
+    return model, tensor                  # are imported and record the session's module calls
 
 
 np.seterr(all="ignore")
