@@ -329,7 +329,8 @@ def geometry(write_dot: bool) -> None:
     """Ours against dot on the graphs of tests/viz_suite.py: crossings, edges through nodes, and the layout time.
 
     dot gets the same nodes (our box sizes) and edges, left to right; "dot" makes each edge enter its input's
-    port (a record field per input, the order we keep), "dot free" lets dot reorder them (torchviz's way)."""
+    port (a record field per input, the order we keep), "dot free" lets dot reorder them (torchviz's way); an
+    open module group is a cluster for dot, framed as ours is."""
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
     import viz_suite as vs
     from autograd_tutor.viz import layered
@@ -343,8 +344,9 @@ def geometry(write_dot: bool) -> None:
         model, _ = vs.build(name)
         full = model.snapshot()
         snap = vs.drawn(full)  # a closed module group is one box, laid out by the grouping's own geometry
-        boxes, specs = (model.grouping._geometry if snap is not full else model._geometry)._key
-        ms = best(lambda: layered.layout(list(boxes), list(specs)), 3)
+        geometry = model.grouping._geometry if snap is not full else model._geometry
+        boxes, specs, clusters = geometry._key
+        ms = best(lambda: layered.layout(list(boxes), list(specs), clusters=list(clusters) or None), 3)
         ours = vs.measure_svg(to_svg(model))
         if have_dot:
             dot_ms = best(lambda: vs.dot_drawing(snap), 3)  # dot's run (a process), not our measuring

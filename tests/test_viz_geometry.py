@@ -4,7 +4,9 @@ For each graph the SVG is parsed and measured: no edge passes through a node box
 box (a pill's rounded ends included; widths from matplotlib's FreeType, not from our table), no two texts
 overlap and no edge label covers a node or an edge, nothing lies outside the viewBox, and there are no more
 crossings than Graphviz ``dot`` draws on the same nodes (same box sizes) and edges, each edge entering its
-input's port. dot is not a test dependency: its counts were measured by ``python benchmarks/viz.py --only 6
+input's port, each open module group a dot cluster (a frame, as ours: with frames that hold exactly their nodes,
+the MLP step needs 3 crossings in dot as in ours). An open group's frame holds exactly its own nodes, and every
+other node keeps clear of it. dot is not a test dependency: its counts were measured by ``python benchmarks/viz.py --only 6
 --write-dot`` and committed in tests/data/dot_geometry.json; the test checks that they belong to the same
 graphs (node and edge counts).
 """
@@ -38,9 +40,38 @@ def test_static_svg_geometry(name):
     assert counts["overflows"] == 0, details["overflows"]
     assert counts["overlaps"] == 0, details["overlaps"]
     assert counts["outside"] == 0
+    assert counts["frames_cut"] == 0, details["frames"]  # nodes outside a group do not intersect its frame
+    open_groups = [g for g in model.snapshot().get("groups", ()) if g["expanded"]]
+    assert [(t, inside) for t, inside, _ in details["frames"]] == [  # a frame holds exactly its own nodes
+        (g["label"] + " ▾", len(g["members"])) for g in open_groups]
     dot = DOT[name]
     assert (counts["nodes"], counts["edges"]) == (dot["nodes"], dot["edges"])  # the graph dot was given
     assert counts["crossings"] <= dot["crossings"], (counts["crossings"], dot)
+
+
+def test_open_groups_are_framed_in_the_static_svg():
+    """GitHub and nbviewer show the static SVG: an open module group is a frame there too, named as the
+    learner knows it, around exactly its nodes (lesson 7's image ``X`` stays outside the conv frame)."""
+    for name, wanted in (("mlp_groups", "model.0 · Linear(2 -&gt; 16) ▾"),
+                         ("cnn_groups", "model.0 · Conv2d(1 -&gt; 2, kernel_size=(3, 3)) ▾")):
+        model, _ = viz_suite.build(name)
+        svg = to_svg(model)
+        assert svg.count('class="agt-frame"') == len(model.snapshot()["groups"]) >= 2
+        assert f">{wanted}</text>" in svg
+
+
+def test_the_ruler_sees_a_frame_over_another_node():
+    """The frame check is not blind: a frame grown over its neighbours is found."""
+    model, _ = viz_suite.build("cnn_groups")
+    snap = model.snapshot()
+    x0, y0, x1, y1 = snap["groups"][0]["frame"]
+    svg = to_svg(model)
+    grown = svg.replace(f'<rect x="{x0:g}" y="{y0:g}" width="{x1 - x0:g}" height="{y1 - y0:g}"',
+                        f'<rect x="{x0:g}" y="{y0 - 200:g}" width="{x1 - x0 + 300:g}" height="{y1 - y0 + 400:g}"', 1)
+    assert grown != svg
+    counts = viz_suite.measure_svg(grown)
+    inside = counts["details"]["frames"][0][1]
+    assert counts["frames_cut"] > 0 or inside > len(snap["groups"][0]["members"])
 
 
 def test_the_ruler_sees_broken_drawings():
@@ -95,3 +126,40 @@ def test_quiz_diagrams_use_the_layout_and_no_edge_runs_through_a_tensor():
             others = [box for i, box in boxes.items() if i not in (a, b)]
             assert viz_suite.through_nodes([line], others) == 0, (a, b)
             assert all(0 <= x <= d["width"] and 0 <= y <= d["height"] for x, y in line)
+
+
+def _drawn_texts(svg: str) -> list:
+    """Every text a reader sees in the drawing (not the tooltips)."""
+    import xml.etree.ElementTree as ET
+    return ["".join(t.itertext()) for t in ET.fromstring(svg).iter(viz_suite.SVG + "text")]
+
+
+@pytest.mark.parametrize("name", list(viz_suite.SUITE) + list(viz_suite.GROUPED))
+def test_no_row_or_label_is_a_cut_list_of_numbers(name):
+    """Either all the numbers fit, or the tensor is its shape and a heatmap: nothing reads ``[45, 54, …``."""
+    model, _ = viz_suite.build(name)
+    cut = [t for t in _drawn_texts(to_svg(model)) if "[" in t and "…" in t]
+    assert not cut
+
+
+def test_large_gradients_are_heatmaps_with_their_shape_and_the_numbers_in_a_tooltip():
+    """The MLP step (recorded with its pass, so its edges carry their gradients): the (16, 2) weight's gradient
+    row says ``grad (16, 2)`` over a heatmap, the edge into it is labelled ``(16, 2)`` beside a small heatmap
+    whose tooltip holds the numbers; a 6-number value is whole."""
+    import xml.etree.ElementTree as ET
+    model, _ = viz_suite.build("mlp_groups")
+    svg = to_svg(model)
+    root = ET.fromstring(svg)
+    weight = next(g for g in root.iter(viz_suite.SVG + "g")
+                  if any("".join(t.itertext()) == "model.0.weight" for t in g.findall(viz_suite.SVG + "text")))
+    texts = ["".join(t.itertext()) for t in weight.findall(viz_suite.SVG + "text")]
+    assert "grad (16, 2)" in texts
+    heats = [h for h in weight.findall(viz_suite.SVG + "g") if h.find(viz_suite.SVG + "path") is not None]
+    assert len(heats) == 2  # the value's and the gradient's
+    grad = model.snapshot()["nodes"][0]
+    assert weight.find(viz_suite.SVG + "title").text.count(grad["gnumbers"].split(",")[0]) >= 1
+    labels = [g for g in root.iter(viz_suite.SVG + "g") if g.get("class") == "agt-lheat"]
+    assert any(g.find(viz_suite.SVG + "title").text.startswith("gradient (16, 2): ") for g in labels)
+    from autograd_tutor.viz.format import summary
+    import numpy as np
+    assert summary(np.arange(6.0)) == "[0, 1, 2, 3, 4, 5]"

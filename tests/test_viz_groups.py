@@ -149,8 +149,9 @@ def test_static_svg_shows_closed_groups_and_says_how_to_open_them():
     svg = to_svg(big)
     assert ">model.0 · Linear(2 -&gt; 8)<" in svg and "press Enter" in svg and "module call" in svg
     small, _ = viz_suite.build("mlp_groups")
-    svg = to_svg(small)  # open groups: its nodes, as drawn without groups
-    assert "module call" not in svg and ">model.0.weight<" in svg and ">AddmmBackward0<" in svg
+    svg = to_svg(small)  # open groups: its nodes, each group's framed, no closed box and no note about them
+    assert "its nodes in one box" not in svg and "drawn as one box" not in svg
+    assert ">model.0.weight<" in svg and ">AddmmBackward0<" in svg and svg.count('class="agt-frame"') == 3
 
 
 def test_the_replay_lights_the_closed_group_of_the_node_that_runs():

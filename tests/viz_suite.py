@@ -345,12 +345,14 @@ def _shape_contains(shape, box) -> bool:
 
 def measure_svg(svg: str) -> dict:
     """Counts on one of our static SVGs: crossings, edges through nodes, text overflows, overlapping texts
-    (texts with texts, edge labels with nodes and edges), and anything outside the viewBox."""
+    (texts with texts, edge labels and frame titles with nodes and edges), anything outside the viewBox, and for
+    each open module group's frame its title, how many boxes lie inside it and which cut it or come within
+    ``FRAME_CLEAR`` px of it (``frames_cut``)."""
     root = ET.fromstring(svg)
     _, _, width, height = (float(v) for v in root.get("viewBox").split())
     drawing = [g for g in root if g.tag == SVG + "g" and g.get("transform")][0]
     ox, oy = _translate(drawing)
-    boxes, shapes, texts, lines, labels, outside = [], [], [], [], [], 0
+    boxes, shapes, texts, lines, labels, frames, outside = [], [], [], [], [], [], 0
     for child in root:
         if child.tag == SVG + "g" and child is not drawing:
             for g in child.iter(SVG + "g"):
@@ -359,7 +361,18 @@ def measure_svg(svg: str) -> dict:
                     box, _ = _text_box(t, gx, gy)
                     outside += not (0 <= box[0] and box[2] <= width and 0 <= box[1] and box[3] <= height)
     for el in drawing:
-        if el.tag == SVG + "path":
+        if el.tag == SVG + "g" and el.get("class") == "agt-frame":  # an open module group: frame and title
+            r = el.find(SVG + "rect")
+            x, y = float(r.get("x")) + ox, float(r.get("y")) + oy
+            title = _text_box(el.find(SVG + "text"), ox, oy)
+            labels.append(title)
+            frames.append(((x, y, x + float(r.get("width")), y + float(r.get("height"))), title[1]))
+        elif el.tag == SVG + "g" and el.get("class") == "agt-lheat":  # an edge label's heatmap: part of the label
+            gx, gy = _translate(el)
+            r = el.find(SVG + "rect")
+            labels.append(((gx + ox, gy + oy, gx + ox + float(r.get("width")), gy + oy + float(r.get("height"))),
+                           "heatmap"))
+        elif el.tag == SVG + "path":
             lines.append([(x + ox, y + oy) for x, y in cubic_points(el.get("d"))])
         elif el.tag == SVG + "g":
             gx, gy = _translate(el)
@@ -400,10 +413,21 @@ def measure_svg(svg: str) -> dict:
         outside += any(not (0 <= x <= width and 0 <= y <= height) for x, y in line)
     ends = [_ends(line, boxes) for line in lines]
     counts = measure_boxes(boxes, lines, ends)
+    framed = [(title, sum(_contains(frame, b) for b in boxes),
+               [k for k, b in enumerate(boxes) if _boxes_overlap(_grow(frame, FRAME_CLEAR), b) and not _contains(frame, b)])
+              for frame, title in frames]
     counts.update(overflows=len(overflows), overlaps=len(overlaps), outside=outside,
-                  nodes=len(boxes), edges=len(lines))
-    counts["details"] = {"overflows": overflows, "overlaps": overlaps}
+                  nodes=len(boxes), edges=len(lines), frames=len(frames), frames_cut=sum(len(c) for _, _, c in framed))
+    counts["details"] = {"overflows": overflows, "overlaps": overlaps, "frames": framed}
     return counts
+
+
+#: How far (px) a box outside a module group's frame must keep from it.
+FRAME_CLEAR = 4
+
+
+def _contains(outer, box) -> bool:
+    return outer[0] <= box[0] and outer[1] <= box[1] and box[2] <= outer[2] and box[3] <= outer[3]
 
 
 def _ends(line: list, boxes: list) -> tuple:
@@ -445,7 +469,8 @@ def drawn(snapshot: dict) -> dict:
 def dot_source(snapshot: dict, ports: bool = True) -> str:
     """The snapshot's nodes (same box sizes) and edges as DOT, left to right. With ``ports``, a node with
     several inputs is a record with one field per input, top to bottom, and each edge enters its field (the
-    order we keep); without, dot may reorder them (as torchviz's drawings do)."""
+    order we keep); without, dot may reorder them (as torchviz's drawings do). An open module group is a
+    cluster: dot frames it too, and must keep every other node out of the frame, as ours does."""
     inputs = {}
     for e in snapshot["edges"]:
         inputs[e["dst"]] = max(inputs.get(e["dst"], 0), e["pos"] + 1)
@@ -454,6 +479,10 @@ def dot_source(snapshot: dict, ports: bool = True) -> str:
         k = inputs.get(n["key"], 0) if ports else 0
         record = f', shape=record, label="{"|".join(f"<p{i}>" for i in range(k))}"' if k > 1 else ""
         lines.append(f'n{n["key"]} [width={n["w"] / 72:.3f}, height={n["h"] / 72:.3f}{record}];')
+    for g in snapshot.get("groups", ()):  # an open module group: a cluster, framed as ours are
+        if g["expanded"]:
+            members = " ".join(f'n{snapshot["nodes"][i]["key"]};' for i in g["members"])
+            lines.append(f'subgraph cluster_{g["id"]} {{ label=""; margin=8; {members} }}')
     for e in snapshot["edges"]:
         port = f':p{e["pos"]}:w' if ports and inputs[e["dst"]] > 1 else ""
         lines.append(f'n{e["src"]} -> n{e["dst"]}{port};')
@@ -490,12 +519,15 @@ def measure_dot(snapshot: dict, ports: bool = True) -> dict:
 
 
 def build(name: str):
-    """(model, tensor) of a suite graph."""
+    """(model, tensor) of a suite graph: those of ``SUITE`` without module groups, ``GROUPED`` with them."""
     from autograd_tutor.viz import GraphModel
     if name in GROUPED:
         return GROUPED[name]()
+    from autograd_tutor.viz.groups import ModuleCalls
     tensor, namespace = SUITE[name]()
-    return GraphModel.from_tensor(tensor, namespace=namespace), tensor
+    model = GraphModel.from_tensor(tensor, namespace=namespace)
+    model.grouping.calls = ModuleCalls()  # drawn without module groups (GROUPED has them), also once the widgets
+    return model, tensor                  # are imported and record the session's module calls
 
 
 np.seterr(all="ignore")

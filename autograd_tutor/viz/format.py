@@ -1,7 +1,8 @@
 """Short, deterministic text for numbers and arrays: what a node or an edge shows.
 
 A drawing has room for a few characters per value, so a scalar prints with 4 significant digits, an array of
-up to four numbers whole, and a larger one as its shape plus its first numbers. The same strings feed the SVG, the widget, the table and the
+up to ``HEAT_MIN`` (6) numbers whole, and a larger one as its shape plus its first numbers (a drawing shows
+that one as a heatmap with its shape, never as the cut list). The same strings feed the SVG, the widget, the table and the
 narration, so they agree everywhere.
 
 >>> import numpy as np
@@ -71,7 +72,7 @@ class Value:
             return cls((), (a.item(),))
         flat = a.reshape(-1)
         if flat.size <= HEAT_MIN:
-            return cls(a.shape, tuple(flat[:HEAD + 1].tolist()))
+            return cls(a.shape, tuple(flat.tolist()))
         return cls(a.shape, tuple(flat[:NUMBERS].tolist()), sample_grid(a))
 
     @property
@@ -117,7 +118,7 @@ def _text(shape: tuple, head: tuple, size: int) -> str:
         return number(head[0])
     if size == 0:
         return f"{shape} []"
-    if size <= HEAD + 1:  # all of them (the head keeps one more): a 4-element gradient is shown whole
+    if size <= HEAT_MIN:  # all of them: a 4-element gradient is shown whole (a larger one is a heatmap)
         nums = ", ".join(number(v) for v in head)
         return f"[{nums}]" if len(shape) == 1 else f"{shape} [{nums}]"
     nums = ", ".join(number(v) for v in head[:HEAD])

@@ -16,7 +16,7 @@ unchanged runs stays cached (see :meth:`GraphModel.snapshot_json`).
 """
 from __future__ import annotations
 
-from .boxes import STACK, label_size, node_size, room
+from .boxes import STACK, label_heat_w, label_size, node_size, room
 from .layered import Edge, layout, path_d
 
 __all__ = ["Geometry"]
@@ -33,7 +33,8 @@ class Geometry:
         self._nodes: dict = {}   # node index -> (its dict, x, y, placed dict)
         self._edges: dict = {}   # edge index -> (its dict, path, lx, ly, placed dict)
 
-    def place(self, nodes: list, edges: list, hidden: int) -> dict:
+    def place(self, nodes: list, edges: list, hidden: int, clusters: tuple = ()) -> dict:
+        """``clusters[i]``: the open module group node ``i`` is framed in, or -1 (see :mod:`.layered`)."""
         ports = [1] * len(nodes)
         for e in edges:
             ports[e["dst"]] = max(ports[e["dst"]], e["pos"] + 1)
@@ -51,12 +52,12 @@ class Geometry:
             done = self._specs.get(j)
             source = nodes[e["src"]]
             if done is None or done[0] is not e or done[1] is not source or done[2].ports != ports[e["dst"]]:
-                label = label_size(e["grad"], source["value"]) if e["tracked"] else None
+                label = label_size(e["grad"], source["value"], label_heat_w(e, source)) if e["tracked"] else None
                 done = self._specs[j] = (e, source, Edge(e["src"], e["dst"], e["pos"], ports[e["dst"]], label))
             specs.append(done[2])
-        key = (tuple(boxes), tuple(specs))
+        key = (tuple(boxes), tuple(specs), tuple(clusters))
         if key != self._key:
-            self._key, self._drawing = key, layout(boxes, specs)
+            self._key, self._drawing = key, layout(boxes, specs, clusters=list(clusters) or None)
         d = self._drawing
         placed = []
         for i, (n, (w, h, top), box) in enumerate(zip(nodes, sizes, boxes)):

@@ -32,10 +32,13 @@ from __future__ import annotations
 
 import bisect
 import collections
+import re
 from typing import NamedTuple, Optional
 
 from .. import events
 from .geometry import Geometry
+from .layered import FRAME_BOTTOM, FRAME_SIDE, FRAME_TOP, bezier_points
+from .boxes import LABEL_SIZE, label_text
 from .metrics import text_width
 from .names import dotted
 
@@ -161,17 +164,44 @@ def _grouping_call(chain: list) -> Optional[Call]:
     return chain[i]
 
 
-def _tab_place(g: dict, others: list) -> list:
-    """Where an open group's name goes (``[x, baseline]``): in a corner of its frame that no other node covers
-    (frames are drawn over a layout that does not know them), the top left one if none is free."""
-    x0, y0, x1, y1 = g["frame"]
-    w = text_width(g["label"] + " ▾", 11, True)
-    corners = [(x0 + 8, y0 + 13), (x1 - 8 - w, y0 + 13), (x0 + 8, y1 - 5), (x1 - 8 - w, y1 - 5)]
-    for x, y in corners:
-        if not any(b["x"] - b["w"] / 2 < x + w and x < b["x"] + b["w"] / 2 and b["y"] - b["h"] / 2 < y + 3
-                   and y - 11 < b["y"] + b["h"] / 2 for b in others):
-            return [round(x, 1), round(y, 1)]
-    return [round(corners[0][0], 1), round(corners[0][1], 1)]
+def _obstacles(edges: list) -> tuple:
+    """What a frame's name must not cover, besides other boxes: edge labels (boxes) and points along the edges."""
+    labels = []
+    for e in edges:
+        if e.get("lx") is not None and e["grad"]:
+            half = text_width(label_text(e["grad"]), LABEL_SIZE, True) / 2
+            labels.append((e["lx"] - half, e["ly"] - 13, e["lx"] + half, e["ly"] + 4))
+    points = [p for e in edges for c in _segments(e["path"]) for p in bezier_points(c, (0, .25, .5, .75, 1))]
+    return labels, points
+
+
+def _tab_place(g: dict, others: list, obstacles: tuple) -> list:
+    """Where an open group's name goes (``[x, baseline]``): in the strip along the top of its frame (its boxes
+    start below it), the left-most place where no other box, edge or edge label (``obstacles``) is; the top left
+    if none is."""
+    x0, y0, x1, _ = g["frame"]
+    w, top, base = text_width(g["label"] + " ▾", 11, True), y0 + 2, y0 + 13
+    blocked = [(b["x"] - b["w"] / 2, b["y"] - b["h"] / 2, b["x"] + b["w"] / 2, b["y"] + b["h"] / 2) for b in others]
+    blocked += obstacles[0]
+    points = [(px, py) for px, py in obstacles[1] if x0 <= px <= x1 and top - 3 < py < base + 6]
+    x = x0 + 8
+    while x + w <= max(x1 - 8, x0 + 8 + w):
+        free = not any(a < x + w + 2 and x - 2 < c and b < base + 5 and top < d for a, b, c, d in blocked)
+        if free and not any(x - 3 < px < x + w + 3 and top - 3 < py < base + 6 for px, py in points):
+            return [round(x, 1), round(base, 1)]
+        x += 8
+    return [round(x0 + 8, 1), round(base, 1)]
+
+
+def _segments(path: str) -> list:
+    """The cubic segments of a path_d string (M then C commands)."""
+    nums = [float(v) for v in re.findall(r"-?[\d.]+(?:e-?\d+)?", path)]
+    out, p = [], tuple(nums[:2])
+    for i in range(2, len(nums) - 5, 6):
+        c = (p, tuple(nums[i:i + 2]), tuple(nums[i + 2:i + 4]), tuple(nums[i + 4:i + 6]))
+        out.append(c)
+        p = c[3]
+    return out
 
 
 class Grouping:
@@ -257,28 +287,31 @@ class Grouping:
         groups = [{"id": g, "label": self.label(c), "members": sorted(i for i, h in member.items() if h == g),
                    "expanded": g in opened} for g, c in enumerate(order)]
         if len(opened) >= len(order):
-            placed = model._geometry.place(nodes, edges, model.hidden)
+            clusters = tuple(member.get(i, -1) for i in range(len(nodes)))
+            placed = model._geometry.place(nodes, edges, model.hidden, clusters)
         else:
             placed = self._collapsed(nodes, edges, model.hidden, member, groups, opened)
+        obstacles = _obstacles(placed["edges"]) if opened else ((), ())
         for g in groups:
             if g["expanded"]:
                 boxes = [placed["nodes"][i] for i in g["members"]]
-                g["frame"] = [round(min(b["x"] - b["w"] / 2 for b in boxes) - 8, 1),  # room for its name on top
-                              round(min(b["y"] - b["h"] / 2 for b in boxes) - 20, 1),
-                              round(max(b["x"] + b["w"] / 2 for b in boxes) + 8, 1),
-                              round(max(b["y"] + b["h"] / 2 for b in boxes) + 8, 1)]
+                g["frame"] = [round(min(b["x"] - b["w"] / 2 for b in boxes) - FRAME_SIDE, 1),
+                              round(min(b["y"] - b["h"] / 2 for b in boxes) - FRAME_TOP, 1),  # room for its name
+                              round(max(b["x"] + b["w"] / 2 for b in boxes) + FRAME_SIDE, 1),
+                              round(max(b["y"] + b["h"] / 2 for b in boxes) + FRAME_BOTTOM, 1)]
                 g["tab"] = _tab_place(g, [b for i, b in enumerate(placed["nodes"])
-                                          if i not in g["members"] and "inside" not in b])
+                                          if i not in g["members"] and "inside" not in b], obstacles)
         return dict(placed, groups=groups)
 
     def _collapsed(self, nodes, edges, hidden, member, groups, opened) -> dict:
         """Lay out the drawing with each closed group as one box; its nodes take the box's place (``in``)."""
-        box_of, boxes = {}, []
+        box_of, boxes, clusters = {}, [], []
         for i, n in enumerate(nodes):
             if member.get(i) not in opened and i in member:
                 continue
             box_of[i] = len(boxes)
             boxes.append(n)
+            clusters.append(member.get(i, -1))
         group_box = {}
         for g in groups:
             if g["id"] in opened:
@@ -286,6 +319,7 @@ class Grouping:
             group_box[g["id"]] = len(boxes)
             inside = [nodes[i] for i in g["members"]]
             roots = [n for n in inside if n["root"]]
+            clusters.append(-1)
             boxes.append({"key": -1 - g["id"], "kind": "group", "label": g["label"],
                           "sub": f"{len(inside)} nodes inside", "op": "", "value": "", "grad": "", "saved": [],
                           "state": "none", "hidden": 0, "root": bool(roots)})
@@ -300,7 +334,7 @@ class Grouping:
             ports[d] += boxes[d]["kind"] == "group"
             drawn[j] = len(reduced)
             reduced.append(dict(e, src=s, dst=d, pos=pos))
-        placed = self._geometry.place(boxes, reduced, hidden)
+        placed = self._geometry.place(boxes, reduced, hidden, tuple(clusters))
         out_nodes = []
         for i, n in enumerate(nodes):
             b = placed["nodes"][box_of[i]]

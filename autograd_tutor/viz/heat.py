@@ -19,25 +19,38 @@ from __future__ import annotations
 
 from typing import Optional
 
-__all__ = ["COLOURS", "heat_of", "heat_svg", "HEAT_W", "HEAT_H", "GAP"]
+__all__ = ["COLOURS", "heat_of", "heat_size", "heat_svg", "HEAT_W", "HEAT_H", "LABEL_HEAT", "GAP"]
 
 #: PuOr, 9 classes: from the most negative (purple) through white to the most positive (orange).
 COLOURS = ("#542788", "#8073AC", "#B2ABD2", "#D8DAEB", "#F7F7F7", "#FEE0B6", "#FDB863", "#E08214", "#B35806")
 #: The largest a heatmap gets (px), and the cell size it starts from.
 HEAT_W, HEAT_H, CELL = 96, 24, 6
-#: Space between the heatmap and the rows above and below it.
+#: The largest an edge label's heatmap gets (px): ``(w, h)``, as tall as the label's text.
+LABEL_HEAT = (48, 12)
+#: Space between the heatmap and the rows above and below it (or the text beside it).
 GAP = 4
 
 
-def heat_of(grid: Optional[tuple]) -> Optional[dict]:
-    """``{"rows", "cols", "cells", "w", "h"}`` of a value's grid (None for a value without one)."""
+def heat_of(grid: Optional[tuple], most: tuple = (HEAT_W, HEAT_H)) -> Optional[dict]:
+    """``{"rows", "cols", "cells", "w", "h"}`` of a value's grid (None for a value without one), at most
+    ``most`` = (w, h) px (cells of 2 px at least).
+
+    >>> heat_of((6, 16, (1.0,) * 96), LABEL_HEAT)["w"], heat_of((6, 16, (1.0,) * 96))["w"]
+    (32, 64)
+    """
     if grid is None:
         return None
     rows, cols, samples = grid
     top = max((abs(v) for v in samples if v == v), default=0.0) or 1.0
     cells = "".join("4" if v != v else str(min(8, max(0, round(4 + 4 * v / top)))) for v in samples)
-    cell = max(2, min(CELL, HEAT_H // rows, HEAT_W // cols))
-    return {"rows": rows, "cols": cols, "cells": cells, "w": cols * cell, "h": rows * cell}
+    w, h = heat_size(rows, cols, most)
+    return {"rows": rows, "cols": cols, "cells": cells, "w": w, "h": h}
+
+
+def heat_size(rows: int, cols: int, most: tuple = (HEAT_W, HEAT_H)) -> tuple:
+    """``(w, h)`` of the heatmap of a ``rows`` x ``cols`` grid, at most ``most`` (cells of 2 px at least)."""
+    cell = max(2, min(CELL, most[1] // rows, most[0] // cols))
+    return cols * cell, rows * cell
 
 
 def heat_svg(heat: dict) -> str:

@@ -22,6 +22,11 @@ What this guarantees by construction: no box overlaps another (order plus spacin
 columns otherwise), no edge crosses a box (columns are crossed in the edge's own band, curves stay in gaps),
 and no label overlaps a box, an edge or another label (a label is a box in a label column, above its edge).
 
+**Frames.** Boxes given the same ``cluster`` (an open module group) are framed: after ordering, each rank lists
+a cluster's boxes next to each other, and after placing, whatever else lies in the columns a frame spans is
+moved out of it (up or down, keeping the order), so a frame, ``FRAME_PAD`` around its boxes, holds exactly
+them and stays ``FRAME_CLEAR`` px away from every other box, label and edge band.
+
 >>> d = layout([(60, 30), (60, 30), (80, 40)], [Edge(0, 2, 0, 2, (30, 14)), Edge(1, 2, 1, 2, (30, 14))])
 >>> [round(y) for _, y in d.centres][:2] == sorted(round(y) for _, y in d.centres[:2])  # input 0 above input 1
 True
@@ -34,7 +39,8 @@ import bisect
 import random
 from typing import NamedTuple, Optional
 
-__all__ = ["Edge", "Drawing", "layout", "path_d", "bezier_points", "MARGIN", "LABEL_LIFT"]
+__all__ = ["Edge", "Drawing", "layout", "path_d", "bezier_points", "MARGIN", "LABEL_LIFT", "FRAME_SIDE", "FRAME_TOP",
+           "FRAME_BOTTOM", "FRAME_CLEAR"]
 
 MARGIN = 24        # around the drawing
 NODE_SEP = 22      # between two boxes in a column
@@ -43,6 +49,8 @@ PORT = 14          # between two input ports on a box's left side (less on a box
 OUT_PORT = 8       # between two edges leaving a box's right side
 LABEL_LIFT = 5     # from an edge up to its label's baseline
 GAP_MIN, GAP_MAX = 14, 96  # the width of the gap between two columns, where edges bend
+#: Around a cluster's boxes: its frame (left/right, top: room for its title, bottom), and the free space outside.
+FRAME_SIDE, FRAME_TOP, FRAME_BOTTOM, FRAME_CLEAR = 8, 20, 8, 8
 
 
 class Edge(NamedTuple):
@@ -66,10 +74,11 @@ class Drawing(NamedTuple):
     crossings: int
 
 
-def layout(sizes: list, edges: list, quality: Optional[int] = None) -> Drawing:
+def layout(sizes: list, edges: list, quality: Optional[int] = None, clusters: Optional[list] = None) -> Drawing:
     """Lay out boxes of ``sizes`` (``(w, h)``) joined by ``edges`` (:class:`Edge`); self-loops are ignored.
 
-    ``quality`` is the number of ordering sweeps (default: more for small graphs, fewer for large ones).
+    ``quality`` is the number of ordering sweeps (default: more for small graphs, fewer for large ones);
+    ``clusters[i]``: the frame box ``i`` is drawn in (-1: none), see "Frames" above.
     """
     n = len(sizes)
     pairs = [(e.src, e.dst) for e in edges]
@@ -86,8 +95,13 @@ def layout(sizes: list, edges: list, quality: Optional[int] = None) -> Drawing:
     # and its layout runs while the learner's cell does.
     g.rounds, g.sifts, passes = (12, 4, 1)[tier], (3, 0, 0)[tier], (24, 8, 4)[tier]
     crossings = _order(g, quality, starts=(2, 1, 1)[tier])
+    if clusters and max(clusters) >= 0:
+        crossings = _cluster_order(g, clusters)
     _ports(g)
     _place_y(g, passes)
+    if g.cluster:
+        _clear_frames(g)
+    _to_margin(g)
     return _routes(g, crossings)
 
 
@@ -215,6 +229,7 @@ class _Graph:
         self.frac = [self.fraction(k) for k in range(len(self.seg_a))]
         ranks = 1 + max(self.rank, default=-1)
         self.order = [[] for _ in range(ranks)]
+        self.cluster = None                        # vertex -> its frame's cluster or -1 (see _cluster_order)
 
     def _vertex(self, r: int, edge: int) -> int:
         for lst, value in ((self.rank, r), (self.width, 0), (self.top, 1), (self.bottom, 1), (self.edge_of, edge),
@@ -390,12 +405,14 @@ def _pairs(upper: list, lower: list) -> int:
     return sum(1 for x in upper for y in lower if x > y) if upper and lower else 0
 
 
-def _crossings(g: _Graph) -> int:
-    """Crossings between all neighbouring ranks (inversions, counted with a Fenwick tree)."""
+def _crossings(g: _Graph, ranks: Optional[set] = None) -> int:
+    """Crossings between all neighbouring ranks (inversions, counted with a Fenwick tree); with ``ranks``, only
+    those of the segments leaving these ranks."""
     by_rank = {}
     pos = g.pos
     for k, a in enumerate(g.seg_a):
-        by_rank.setdefault(g.rank[a], []).append((pos[a], pos[g.seg_b[k]] + g.frac[k]))
+        if ranks is None or g.rank[a] in ranks:
+            by_rank.setdefault(g.rank[a], []).append((pos[a], pos[g.seg_b[k]] + g.frac[k]))
     total = 0
     for segs in by_rank.values():
         segs.sort()
@@ -422,6 +439,125 @@ def _crossings(g: _Graph) -> int:
                 seen += 1
             i = j
     return total
+
+
+def _cluster_order(g: _Graph, clusters: list) -> int:
+    """Sort each rank so a cluster's vertices are next to each other (at the mean place they had); an edge's
+    dummies belong to the cluster of its two ends when they share one. Returns the crossings then."""
+    cluster = list(clusters) + [-1] * (len(g.rank) - g.n)
+    for segs in g.chains:
+        if not segs:
+            continue
+        ends = [g.seg_a[k] for k in segs if k >= 0] + [g.seg_b[k] for k in segs if k >= 0]
+        src, dst = ends[0], ends[-1]
+        if clusters[src] >= 0 and clusters[src] == clusters[dst]:
+            for v in ends:
+                cluster[v] = clusters[src]
+    g.cluster = cluster
+    for lst in g.order:
+        _contiguous(g, lst)
+    best, best_order = _swap_blocks(g, _crossings(g)), [list(r) for r in g.order]
+    for it in range(8):  # sweeps as in _order, each rank made contiguous again after it is sorted
+        if best == 0:
+            break
+        down = it % 2 == 0
+        for r in (range(1, len(g.order)) if down else range(len(g.order) - 2, -1, -1)):
+            _sort_rank(g, r, down)
+            _contiguous(g, g.order[r])
+        c = _swap_blocks(g, _crossings(g))
+        if c < best:
+            best, best_order = c, [list(r) for r in g.order]
+    _set_order(g, best_order)
+    return best
+
+
+def _contiguous(g: _Graph, lst: list) -> None:
+    """Sort one rank so each cluster's vertices are next to each other, at the mean place they had."""
+    cluster, places = g.cluster, {}
+    for v in lst:
+        if cluster[v] >= 0:
+            places.setdefault(cluster[v], []).append(g.pos[v])
+    if not places:
+        return
+    mean = {c: sum(p) / len(p) for c, p in places.items()}
+    lst.sort(key=lambda v: (mean[cluster[v]], 0, cluster[v], g.pos[v]) if cluster[v] >= 0 else
+             (g.pos[v], 1, -1, g.pos[v]))
+    for i, v in enumerate(lst):
+        g.pos[v] = i
+
+
+def _swap_blocks(g: _Graph, crossings: int, rounds: int = 4) -> int:
+    """Swap neighbouring blocks of a rank (a cluster's run of vertices, or one other vertex) while that removes
+    crossings: the transposition of :func:`_transpose`, keeping clusters whole. Returns the crossings."""
+    for _ in range(rounds):
+        better = False
+        for r, lst in enumerate(g.order):
+            near = {r - 1, r}  # the segments into and out of rank r: the only crossings a swap there changes
+            here, i = _crossings(g, near), 0
+            while True:
+                blocks, start = [], 0
+                for k in range(1, len(lst) + 1):
+                    if k == len(lst) or g.cluster[lst[k]] < 0 or g.cluster[lst[k]] != g.cluster[lst[k - 1]]:
+                        blocks.append(lst[start:k])
+                        start = k
+                if i + 1 >= len(blocks):
+                    break
+                at = sum(len(b) for b in blocks[:i])
+                swapped = blocks[i + 1] + blocks[i]
+                old = lst[at:at + len(swapped)]
+                lst[at:at + len(swapped)] = swapped
+                for p, v in enumerate(lst):
+                    g.pos[v] = p
+                c = _crossings(g, near)
+                if c < here:
+                    crossings, here, better = crossings - here + c, c, True
+                else:
+                    lst[at:at + len(swapped)] = old
+                    for p, v in enumerate(lst):
+                        g.pos[v] = p
+                i += 1
+        if not better:
+            break
+    return crossings
+
+
+def _clear_frames(g: _Graph) -> None:
+    """Move every vertex out of the frames it does not belong to (a frame: ``FRAME_PAD`` around its cluster's
+    boxes, over the ranks they span), up if it lies above the cluster in its rank, else down; a vertex moves
+    with all those beyond it in its rank, so the order and the spacing stay. Repeated while something moved
+    (a moved cluster's frame moves too)."""
+    y, cluster = g.y, g.cluster
+    boxes: dict = {}
+    for v in range(g.n):
+        if cluster[v] >= 0:
+            boxes.setdefault(cluster[v], []).append(v)
+    for _ in range(4 * len(boxes) + 4):
+        moved = False
+        for c, members in boxes.items():
+            top = min(y[v] - g.top[v] for v in members) - FRAME_TOP - FRAME_CLEAR
+            bottom = max(y[v] + g.bottom[v] for v in members) + FRAME_BOTTOM + FRAME_CLEAR
+            for r in range(min(g.rank[v] for v in members), max(g.rank[v] for v in members) + 1):
+                lst = g.order[r]
+                inside = [i for i, v in enumerate(lst) if cluster[v] == c]
+                first = inside[0] if inside else next((i for i, v in enumerate(lst) if y[v] > (top + bottom) / 2),
+                                                      len(lst))
+                last = inside[-1] if inside else first - 1
+                if first > 0:  # the vertex just above the cluster, with its own frame's bottom
+                    v = lst[first - 1]
+                    over = y[v] + g.bottom[v] + (FRAME_BOTTOM if v < g.n and cluster[v] >= 0 else 0) - top
+                    if over > 0.01:
+                        for u in lst[:first]:
+                            y[u] -= over
+                        moved = True
+                if last + 1 < len(lst):
+                    v = lst[last + 1]
+                    over = bottom - (y[v] - g.top[v] - (FRAME_TOP if v < g.n and cluster[v] >= 0 else 0))
+                    if over > 0.01:
+                        for u in lst[last + 1:]:
+                            y[u] += over
+                        moved = True
+        if not moved:
+            break
 
 
 # ------------------------------------------------------------------------------------------ 4. coordinates, routes
@@ -475,6 +611,11 @@ def _place_y(g: _Graph, passes: int) -> None:
                 wts.append(tw or 0.01)
             for v, value in zip(lst, _isotonic(g, lst, want, wts)):
                 y[v] = value
+
+
+def _to_margin(g: _Graph) -> None:
+    """Move everything so the top-most vertex starts ``MARGIN`` below the top."""
+    y = g.y
     low = min((y[v] - g.top[v] for v in range(len(y))), default=0.0)
     for v in range(len(y)):
         y[v] += MARGIN - low

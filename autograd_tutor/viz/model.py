@@ -39,7 +39,7 @@ from .cuts import CutLog, cut_marks
 from .format import Value
 from .geometry import Geometry
 from .groups import CALLS, Grouping, module_names
-from .heat import heat_of
+from .heat import LABEL_HEAT, heat_of
 from .layout import Layout
 from .names import is_tensor, tensors_in
 from .passes import MAX_PASSES, PassRecording
@@ -789,8 +789,11 @@ class GraphModel(PassRecording):
     def _edge_json(self, e: VizEdge) -> dict:
         """What an edge shows (its place comes from :class:`Geometry`). (How many folded edges it stands for,
         ``count``, stays in Python: nothing draws it.)"""
-        return {"src": self._nodes[e.src].index, "dst": self._nodes[e.dst].index, "pos": e.position,
-                "tracked": e.tracked, "grad": e.grad.text if e.grad is not None else ""}
+        out = {"src": self._nodes[e.src].index, "dst": self._nodes[e.dst].index, "pos": e.position,
+               "tracked": e.tracked, "grad": e.grad.text if e.grad is not None else ""}
+        if e.grad is not None and e.grad.grid is not None:  # its label: the shape and a small heatmap
+            out["heat"], out["numbers"] = heat_of(e.grad.grid, LABEL_HEAT), e.grad.numbers
+        return out
 
 
 def _node_json(n: VizNode) -> dict:
@@ -800,6 +803,8 @@ def _node_json(n: VizNode) -> dict:
            "saved": list(n.saved), "state": n.saved_state, "hidden": n.hidden, "root": n.root}
     if n.value is not None and n.value.grid is not None:  # drawn as a heatmap; its numbers in the tooltip
         out["heat"], out["numbers"] = heat_of(n.value.grid), n.value.numbers
+    if n.grad is not None and n.grad.grid is not None:  # the gradient too, under its row
+        out["gheat"], out["gnumbers"] = heat_of(n.grad.grid), n.grad.numbers
     return out
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .boxes import BOLD, SIZES, baseline, heat_top, label_text, row_texts
+from .boxes import BOLD, SIZES, baseline, gheat_top, heat_top, label_text, row_texts
 from .heat import COLOURS
 from .layered import bezier_points
 from .names import caller_namespace
@@ -77,6 +77,14 @@ def draw(target, ax=None, namespace: Optional[dict] = None, state=None):
     # matplotlib's own font, so the text fits the same way at any figure size
     pt = min(box.width / max(snap["width"], 1), box.height / max(snap["height"], 1)) * 72 / ax.figure.dpi
     detail = len(nodes) <= DETAIL
+    for g in snap.get("groups", ()):  # an open module group: its frame and name, as in the SVG
+        if g["expanded"] and detail:
+            x0, y0, x1, y1 = g["frame"]
+            stroke, fill = PALETTE["group"]
+            ax.add_patch(FancyBboxPatch((x0, y0), x1 - x0, y1 - y0, boxstyle="round,pad=0,rounding_size=10",
+                                        fc=fill, alpha=0.5, ec=stroke, lw=1.0, ls=(0, (6, 3)), zorder=0))
+            ax.text(g["tab"][0], g["tab"][1], g["label"] + " ▾", fontsize=11 * pt, fontweight="bold",
+                    color="#00634A", va="baseline", zorder=4)
     edge_grads = state.edges if state is not None else {i: e["grad"] for i, e in enumerate(edges)}
     for tracked, flowing in ((False, False), (True, False), (True, True)):
         group = [i for i, e in enumerate(edges) if e["tracked"] == tracked and bool(edge_grads.get(i)) == flowing]
@@ -114,7 +122,7 @@ def draw(target, ax=None, namespace: Optional[dict] = None, state=None):
                                         boxstyle=f"round,pad=0,rounding_size={radius - 4}", fc="none",
                                         ec=stroke, lw=0.8, zorder=2))
         if n.get("heat"):
-            _heatmap(ax, n)
+            _heatmap(ax, n, n["heat"], heat_top(n))
         if n["kind"] == "cut":  # the cross under its text: no gradient goes back past it
             ax.plot(n["x"], n["y"] + h / 2 - 16, marker="x", color=stroke, markersize=6, mew=2, zorder=3)
         key = by_index.get(n.get("key"))  # None for a group box or a graph cut's box (viz/cuts.py): no replay state
@@ -122,6 +130,8 @@ def draw(target, ax=None, namespace: Optional[dict] = None, state=None):
         saved_state = state.saved.get(key, n["state"]) if state is not None else n["state"]
         colours = (PALETTE["text"], PALETTE["muted"], PALETTE["text"], PALETTE["grad"],
                    PALETTE["kept"] if saved_state == "kept" else PALETTE["muted"])
+        if n.get("gheat") and grad == n["grad"]:  # the gradient's heatmap, under its row
+            _heatmap(ax, n, n["gheat"], gheat_top(n))
         texts = row_texts(n, grad)
         texts[4] = _saved_text(n["saved"], saved_state)
         top = n["y"] - h / 2
@@ -133,13 +143,12 @@ def draw(target, ax=None, namespace: Optional[dict] = None, state=None):
     return ax
 
 
-def _heatmap(ax, n: dict) -> None:
-    """A node's heatmap (its cells' colours from viz/heat.py) where every renderer puts it."""
+def _heatmap(ax, n: dict, heat: dict, top: float) -> None:
+    """A heatmap of node ``n`` (its cells' colours from viz/heat.py), ``top`` px below the top of its box."""
     from matplotlib.colors import to_rgb
-    heat = n["heat"]
     rgb = [[to_rgb(COLOURS[int(c)]) for c in heat["cells"][r * heat["cols"]:(r + 1) * heat["cols"]]]
            for r in range(heat["rows"])]
-    x0, y0 = n["x"] - heat["w"] / 2, n["y"] - n["h"] / 2 + heat_top(n)
+    x0, y0 = n["x"] - heat["w"] / 2, n["y"] - n["h"] / 2 + top
     ax.imshow(rgb, extent=(x0, x0 + heat["w"], y0 + heat["h"], y0), interpolation="nearest", zorder=3)
 
 

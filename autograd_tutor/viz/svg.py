@@ -17,13 +17,13 @@ from __future__ import annotations
 from html import escape
 from typing import Optional
 
-from .boxes import BOLD, SIZES, STACK, baseline, heat_top, label_text, room, row_texts
-from .heat import heat_svg
+from .boxes import BOLD, SIZES, STACK, baseline, gheat_top, heat_top, label_text, room, row_texts
+from .heat import GAP, heat_svg
 from .metrics import FONT, text_width
 from .replay import State
 from .style import CUT_LEGEND, GROUP_LEGEND, KINDS, LEGEND, PALETTE
 
-__all__ = ["to_svg", "node_svg", "group_band", "FONT"]
+__all__ = ["to_svg", "node_svg", "frame_svg", "group_band", "FONT"]
 
 _LEGEND_ROW = 24
 #: The cross that ends the edge into a graph cut's box (defined only in drawings that have one).
@@ -94,6 +94,9 @@ def node_svg(n: dict, grad: Optional[str] = None, state: Optional[str] = None, a
     if n.get("heat"):
         heat = n["heat"]
         parts.append(f'<g transform="translate({(w - heat["w"]) / 2:g},{heat_top(n):g})">{heat_svg(heat)}</g>')
+    if n.get("gheat") and grad == n["grad"]:  # the gradient's heatmap: only for the gradient it was made of
+        heat = n["gheat"]
+        parts.append(f'<g transform="translate({(w - heat["w"]) / 2:g},{gheat_top(n):g})">{heat_svg(heat)}</g>')
     if n["saved"]:
         parts.append(_saved_row(n, state))
     parts.append(f"<title>{escape(_describe(n, grad, state))}</title></g>")
@@ -119,7 +122,9 @@ def _describe(n: dict, grad: str, state: str) -> str:
         bits.append(f"value {n['value'].split(' [')[0]} [{n['numbers']}]")
     elif n["value"]:
         bits.append(f"value {n['value']}")
-    if grad != "None" or n["kind"] == "leaf":
+    if n.get("gnumbers") and grad == n["grad"]:
+        bits.append(f"grad {grad.split(' [')[0]} [{n['gnumbers']}]")
+    elif grad != "None" or n["kind"] == "leaf":
         bits.append(f"grad {grad}")
     if n["saved"]:
         bits.append(f"saved {', '.join(n['saved'])} ({state})")
@@ -189,6 +194,7 @@ def to_svg(model, state: Optional[State] = None, legend: bool = True, title: str
              + (_CROSS_MARKER if cuts else "") + '</defs>',
              f'<rect width="{width:g}" height="{height:g}" fill="#ffffff"/>', legend_svg,
              f'<g transform="translate(0,{top})">']
+    parts.extend(frame_svg(g) for g in snap.get("groups", ()) if g["expanded"])
     labels = []
     for i, e in enumerate(edges):
         if not e["path"]:  # inside a closed group
@@ -206,8 +212,7 @@ def to_svg(model, state: Optional[State] = None, legend: bool = True, title: str
             stroke = f'stroke="{PALETTE["edge"]}" stroke-width="1.4" marker-end="url(#agt-arrow)"'
         parts.append(f'<path d="{e["path"]}" fill="none" {stroke}/>')
         if grad and e["lx"] is not None:
-            labels.append(f'<text class="agt-elabel" x="{e["lx"]:g}" y="{e["ly"]:g}" text-anchor="middle" font-size="11.5" '
-                          f'font-weight="700" fill="{PALETTE["grad"]}">{escape(label_text(grad))}</text>')
+            labels.append(_edge_label(e, grad))
     lit = set()
     for n in nodes:
         key = by_index.get(n["key"])  # None for a graph cut's box: no replay state
@@ -228,6 +233,34 @@ def to_svg(model, state: Optional[State] = None, legend: bool = True, title: str
                      f'fill="{PALETTE["muted"]}">{escape(text)}</text>')
     parts.append("</g></svg>")
     return "".join(parts)
+
+
+def _edge_label(e: dict, grad: str) -> str:
+    """An edge's gradient label: the whole gradient, or its shape and a heatmap (the numbers in its tooltip),
+    centred where the layout kept room."""
+    text = label_text(grad)
+    heat = e.get("heat") if grad == e["grad"] else None
+    style = f'font-size="11.5" font-weight="700" fill="{PALETTE["grad"]}"'
+    if heat is None:
+        return (f'<text class="agt-elabel" x="{e["lx"]:g}" y="{e["ly"]:g}" text-anchor="middle" {style}>'
+                f'{escape(text)}</text>')
+    tw = text_width(text, 11.5, True)
+    x0 = e["lx"] - (tw + GAP + heat["w"]) / 2
+    return (f'<text class="agt-elabel" x="{x0:g}" y="{e["ly"]:g}" {style}>{escape(text)}</text>'
+            f'<g class="agt-lheat" transform="translate({x0 + tw + GAP:g},{e["ly"] + 2 - heat["h"]:g})">'
+            f'{heat_svg(heat)}<title>gradient {escape(text)}: {escape(e["numbers"])}</title></g>')
+
+
+def frame_svg(g: dict) -> str:
+    """An open module group: a dashed frame around exactly its nodes, its name in the strip along its top
+    (as the widget draws it; the full name and how to close it in the ``<title>``)."""
+    x0, y0, x1, y1 = g["frame"]
+    stroke, fill = PALETTE["group"]
+    return (f'<g class="agt-frame"><rect x="{x0:g}" y="{y0:g}" width="{x1 - x0:g}" height="{y1 - y0:g}" rx="10" '
+            f'fill="{fill}" fill-opacity="0.35" stroke="{stroke}" stroke-width="1.4" stroke-dasharray="6 3"/>'
+            f'<text x="{g["tab"][0]:g}" y="{g["tab"][1]:g}" font-size="11" font-weight="700" fill="#00634A">'
+            f'{escape(g["label"])} ▾</text><title>{escape(g["label"])}: a module call, {len(g["members"])} nodes '
+            '(in the live widget, click its name to close it)</title></g>')
 
 
 def _notes(model, snap: dict, closed: list, width: float) -> list:

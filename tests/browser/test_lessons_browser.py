@@ -132,3 +132,92 @@ def test_lesson_9_marks_the_cut_and_checks_the_prediction(lab, lab_page):
     drawing.screenshot(path=str(ARTIFACTS / "lesson-9-cut.png"))
     quiz.screenshot(path=str(ARTIFACTS / "lesson-9-predict.png"))
     after.screenshot(path=str(ARTIFACTS / "lesson-9-replay.png"))
+
+
+LESSON_5 = Path(__file__).parents[2] / "notebooks" / "05_hooks_and_events.ipynb"
+
+#: The boxes of the replay's current step (its node, the ends of the edges it lit) or, at the end, of the leaves
+#: that received .grad, as the widget draws them, and whether each lies inside the visible drawing.
+_STEP_IN_VIEW = """(root) => {
+  const svg = root.querySelector('.agt-svg'), view = svg.getBoundingClientRect();
+  const stage = root.querySelector('.agt-stage').getBoundingClientRect();
+  const left = Math.max(view.left, stage.left), right = Math.min(view.right, stage.right);
+  const boxes = [...root.querySelectorAll('.agt-node.agt-active .agt-shape')];
+  const end = root.querySelector('.agt-pos').textContent.match(/step (\\d+) \\/ (\\d+)/);
+  if (end && end[1] === end[2])
+    for (const g of root.querySelectorAll('.agt-node.agt-leaf'))
+      if (!g.querySelector('.agt-grad').textContent.endsWith('None')) boxes.push(g.querySelector('.agt-shape'));
+  return boxes.map((b) => { const r = b.getBoundingClientRect();
+    return r.left >= left - 0.5 && r.right <= right + 0.5 && r.top >= view.top - 0.5 && r.bottom <= view.bottom + 0.5; });
+}"""
+
+
+def test_lesson_5_replay_keeps_its_step_in_view_and_ends_on_the_leaves(lab, lab_page):
+    """Lesson 5's drawing of ``loss`` is wider than the cell: stepping its replay by keyboard, the node of each
+    step stays inside the widget's view (it pans to it), and at the last step, the leaves' AccumulateGrad, the
+    leaf that received .grad (``w``) is in view, also when jumping there with End."""
+    page = lab_page
+    page.set_viewport_size({"width": 960, "height": 900})  # a laptop's window: the cell is narrower than the graph
+    shutil.copy(LESSON_5, lab.root / LESSON_5.name)
+    lab.run_all(page, LESSON_5.name)
+    page.get_by_text("p.grad", exact=False).first.wait_for(timeout=90_000)
+    lab.wait_idle(page)
+    widget = page.locator(".agt-root").filter(has=page.locator(".agt-table th", has_text="loss")).filter(
+        has=page.locator(".agt-table th", has_text="w")).first
+    widget.scroll_into_view_if_needed()
+    wider = "(r) => r.querySelector('.agt-viewport').getBBox().width > r.querySelector('.agt-svg').viewBox.baseVal.width"
+    assert widget.evaluate(wider)  # the drawing is wider than its view: the replay must pan
+    widget.focus()
+    page.keyboard.press("Home")
+    count = int(widget.locator("input[type=range]").get_attribute("max"))
+    assert count >= 5
+    for step in range(1, count + 1):
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function(f"(r) => r.querySelector('.agt-pos').textContent.startsWith('step {step} /') && "
+                               "!r.dataset.gliding", arg=widget.element_handle())
+        seen = widget.evaluate(_STEP_IN_VIEW)
+        assert seen and all(seen), (step, seen)
+    w = widget.locator(".agt-node.agt-leaf").filter(has=page.locator(".agt-label", has_text="w")).first
+    assert w.locator(".agt-grad").text_content().startswith("grad [")  # the leaf checked above received .grad
+    page.keyboard.press("Home")
+    page.keyboard.press("End")
+    page.wait_for_function("(r) => !r.dataset.gliding", arg=widget.element_handle())
+    seen = widget.evaluate(_STEP_IN_VIEW)
+    assert seen and all(seen), seen
+    ARTIFACTS.mkdir(exist_ok=True)
+    widget.screenshot(path=str(ARTIFACTS / "lesson-5-replay-end.png"))
+
+
+LESSON_6 = Path(__file__).parents[2] / "notebooks" / "06_training_a_tiny_network.ipynb"
+
+
+def test_lesson_6_draws_large_gradients_as_heatmaps_with_their_shape(lab, lab_page):
+    """Lesson 6's MLP step replayed to where model.0.weight gets its gradient: its gradient row says
+    ``grad (16, 2)``, the edge's label is ``(16, 2)`` beside a small heatmap of the gradient that flowed (its
+    numbers in the tooltip), and no label is a cut list (``[…, …``)."""
+    page = lab_page
+    shutil.copy(LESSON_6, lab.root / LESSON_6.name)
+    lab.run_all(page, LESSON_6.name)
+    page.get_by_text("accuracy:", exact=False).first.wait_for(timeout=180_000)
+    widget = page.locator(".agt-root").filter(has=page.locator(".agt-table th", has_text="model.0.weight")).first
+    widget.scroll_into_view_if_needed()
+    widget.focus()
+    page.keyboard.press("Home")
+    active = widget.locator(".agt-node.agt-active .agt-label")
+    for _ in range(40):  # to the step that stores model.0.weight.grad: the replay pans there
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function("(r) => !r.dataset.gliding", arg=widget.element_handle())
+        if active.count() and active.first.text_content() == "model.0.weight":
+            break
+    weight = widget.locator(".agt-node.agt-leaf").filter(has=page.locator(".agt-label", has_text="model.0.weight"))
+    assert weight.locator(".agt-grad").text_content() == "grad (16, 2)"
+    # the heatmap under the row is of the weight's .grad now, after 300 training steps: not this pass's, so the
+    # replay hides it (the note says the leaves' .grad changed since)
+    assert weight.locator(".agt-gheat").get_attribute("visibility") == "hidden"
+    assert "changed since" in widget.locator(".agt-note").inner_text()
+    labels = [t.strip() for t in widget.locator(".agt-elabel").all_text_contents() if t.strip()]
+    assert "(16, 2)" in labels and not [t for t in labels if "…" in t], labels
+    shown = widget.locator(".agt-lheat[visibility=visible]")
+    assert shown.count() >= 1 and "gradient (16, 2): " in " ".join(shown.locator("title").all_text_contents())
+    ARTIFACTS.mkdir(exist_ok=True)
+    widget.screenshot(path=str(ARTIFACTS / "lesson-6-heatmaps.png"))

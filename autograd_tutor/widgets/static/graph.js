@@ -30,14 +30,10 @@ function esc(s) {
   return String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 }
 
-// As viz/boxes.py label_text: up to four numbers whole, a larger gradient cut (the node row has it whole).
-function labelText(v) {
-  return v.length <= 34 && !v.includes("…") ? v : fit(v, 18);
-}
-
-function fit(s, n) {
-  s = String(s);
-  return s.length <= n ? s : s.slice(0, n - 1) + "…";
+// As viz/boxes.py shape_of / label_text: a value written with a cut list of numbers shows its shape alone
+// (a heatmap beside or under it shows the numbers); a whole one as it is.
+function shapeOf(v) {
+  return v.includes("…") ? v.split(" [")[0] : v;
 }
 
 // Python sized every box for its text (viz/boxes.py); a replay step's gradient can still be longer than the
@@ -129,7 +125,9 @@ function nodeMarkup(n, detail) {
     `<text class="agt-label" x="${w / 2}" y="${t + 17}">${esc(label)}</text>` +
     (n.sub ? `<text class="agt-sub" x="${w / 2}" y="${t + 30}">${esc(n.sub)}</text>` : "") +
     (value ? `<text class="agt-value" x="${w / 2}" y="${t + 44}">${esc(value)}</text>` : "") + heat +
-    `<text class="agt-grad" x="${w / 2}" y="${t + 57 + shift}"></text>` + saved + `<title></title></g>`;
+    `<text class="agt-grad" x="${w / 2}" y="${t + 57 + shift}"></text>` + saved +
+    (n.gheat ? `<g class="agt-gheat" transform="translate(${(w - n.gheat.w) / 2},${t + 61 + shift})">` +
+      `${heatMarkup(n.gheat)}</g>` : "") + `<title></title></g>`;
 }
 
 function edgeMarkup(e, i) {
@@ -276,7 +274,7 @@ function render({ model, el: host }) {
   let replay = { steps: [], start: { grads: [], saved: [] } };
   let position = 0, timer = null, st = stateAt(replay, 0);
   let view = null, userView = false, detailed = true, cullQueued = false;
-  let lastActive = -1, shownRowActive = -1, rowPainted = [];
+  let lastPosition = 0, shownRowActive = -1, rowPainted = [], glide = null;
 
   // ------------------------------------------------------------ painting state onto elements
   function gradOf(i) {
@@ -293,10 +291,11 @@ function render({ model, el: host }) {
     if (rec.painted === key) return;
     rec.painted = key;
     if (rec.grad) {
-      rec.grad.textContent = grad !== "None" ? `grad ${grad}` : n.kind === "leaf" ? "grad None" : "";
+      rec.grad.textContent = grad !== "None" ? `grad ${shapeOf(grad)}` : n.kind === "leaf" ? "grad None" : "";
       rec.grad.classList.toggle("agt-none", grad === "None");
       if (grad !== "None" && grad !== n.grad) squeeze(rec.grad, n.room);
     }
+    if (rec.gheat) rec.gheat.setAttribute("visibility", grad === n.grad ? "visible" : "hidden");  // its own only
     if (rec.word) rec.word.textContent = state === "freed" ? "freed:" : state === "kept" ? "kept:" : "saved:";
     rec.g.classList.toggle("agt-freed", state === "freed");
     rec.g.classList.toggle("agt-kept", state === "kept");
@@ -322,9 +321,27 @@ function render({ model, el: host }) {
       e.tracked ? "gradient path" : "no gradient") +
       (local ? `; local derivative ${local}` : "");
     if (rec.label) {
-      rec.label.textContent = labelText(v);
+      rec.label.textContent = shapeOf(v);
       rec.label.classList.toggle("agt-current", current);
+      if (e.heat) requestAnimationFrame(() => placeLabelHeat(i, rec, v === e.grad));
     }
+  }
+
+  function placeLabelHeat(i, rec, shown) {
+    // A gradient of many numbers: its shape, and beside it a small heatmap of the edge's gradient (as
+    // viz/svg.py), the pair centred where the layout kept room; its numbers in the heatmap's tooltip.
+    const e = graph.edges[i];
+    if (!rec.heat) {
+      rec.heat = document.createElementNS(SVGNS, "g");
+      rec.heat.setAttribute("class", "agt-lheat");
+      rec.heat.innerHTML = heatMarkup(e.heat) + `<title>gradient ${esc(shapeOf(e.grad))}: ${esc(e.numbers)}</title>`;
+      gLabels.append(rec.heat);
+    }
+    rec.heat.setAttribute("visibility", shown ? "visible" : "hidden");
+    const tw = rec.label.isConnected ? rec.label.getComputedTextLength() : 0;
+    const half = shown ? (e.heat.w + 4) / 2 : 0;
+    rec.label.setAttribute("x", e.lx - half);
+    rec.heat.setAttribute("transform", `translate(${e.lx - half + tw / 2 + 4},${e.ly + 2 - e.heat.h})`);
   }
 
   function paintRow(i) {
@@ -358,7 +375,7 @@ function render({ model, el: host }) {
       detailed = wantDetail;
       svg.classList.toggle("agt-overview", !detailed);
       for (const rec of nodeEls.values()) rec.g.remove();
-      for (const rec of edgeEls.values()) { rec.path.remove(); rec.label?.remove(); }
+      for (const rec of edgeEls.values()) { rec.path.remove(); rec.label?.remove(); rec.heat?.remove(); }
       nodeEls = new Map(); edgeEls = new Map();
     }
     const newNodes = [], newEdges = [];
@@ -373,14 +390,15 @@ function render({ model, el: host }) {
       const visible = e.path !== "" && inView(...edgeBox(e), margin);
       const rec = edgeEls.get(i);
       if (visible && !rec) newEdges.push(i);
-      else if (!visible && rec) { rec.path.remove(); rec.label?.remove(); edgeEls.delete(i); }
+      else if (!visible && rec) { rec.path.remove(); rec.label?.remove(); rec.heat?.remove(); edgeEls.delete(i); }
     });
     if (newNodes.length) {
       const tmp = document.createElementNS(SVGNS, "g");
       tmp.innerHTML = newNodes.map((i) => nodeMarkup(graph.nodes[i], detailed)).join("");
       const made = Array.from(tmp.children);
       made.forEach((g, k) => {
-        const rec = { g, grad: g.querySelector(".agt-grad"), word: g.querySelector(".agt-sword"),
+        const rec = { g, grad: g.querySelector(".agt-grad"), gheat: g.querySelector(".agt-gheat"),
+          word: g.querySelector(".agt-sword"),
           title: g.lastElementChild, painted: null };
         nodeEls.set(newNodes[k], rec);
         paintNode(newNodes[k], rec);
@@ -450,6 +468,7 @@ function render({ model, el: host }) {
         if (oldEdges[i] && oldEdges[i].path !== edges[i].path) {
           rec.path.setAttribute("d", edges[i].path);
           rec.label?.setAttribute("x", edges[i].lx); rec.label?.setAttribute("y", edges[i].ly);
+          if (rec.heat) { rec.painted = null; paintEdge(i, rec); }
           rec.path.classList.remove("agt-moved"); void rec.path.getBBox(); rec.path.classList.add("agt-moved");
         }
       }
@@ -557,8 +576,8 @@ function render({ model, el: host }) {
     else narration.textContent = step.text;
     detail.textContent = step && step.locals.length
       ? "Local derivatives: " + step.locals.map(([, t]) => t).join(";  ") : "";
-    if (st.active >= 0 && st.active !== lastActive) follow(graph.nodes[st.active]);
-    lastActive = st.active;
+    if (position !== lastPosition && view) follow();
+    lastPosition = position;
   }
 
   function setPosition(p, fromPython = false) {
@@ -608,6 +627,7 @@ function render({ model, el: host }) {
   }
 
   function fitView() {  // the whole graph, however small it gets
+    cancelAnimationFrame(glide);
     const [width, height, scale] = stageSize();
     setView({ x: 0, y: 0, w: width / scale, h: height / scale });
     userView = false;
@@ -640,12 +660,61 @@ function render({ model, el: host }) {
     return best && inView(best.x, best.y, best.x, best.y, view) ? [best.x, best.y] : [cx, cy];
   }
 
-  function follow(n) {  // keep the active node of the replay in sight
-    if (!view || inView(n.x - n.w / 2, n.y - n.h / 2, n.x + n.w / 2, n.y + n.h / 2, view)) return;
-    setView({ ...view, x: n.x - view.w / 2, y: n.y - view.h / 2 });
+  function box(i) {  // the drawn box of node i: its own, or its closed group's
+    const n = graph.nodes[i], g = n.inside !== undefined ? graph.groups.find((x) => x.id === n.inside) : null;
+    return g && !g.expanded ? g : n;
+  }
+
+  function stepBoxes() {
+    // What the replay's current step is about: its node and the ends of the edges it lit; at the end of the
+    // replay, the leaves that received .grad (the last pass's gradients, where the learner looks next).
+    const count = replay.steps.length;
+    if (count && position >= count) {
+      const before = new Map(replay.start.grads);
+      const leaves = graph.nodes.map((n, i) => i).filter((i) => graph.nodes[i].kind === "leaf" &&
+        st.grads.has(i) && st.grads.get(i) !== "None" && st.grads.get(i) !== before.get(i));
+      if (leaves.length) return leaves.map(box);
+    }
+    if (st.active < 0) return [];
+    const ends = [st.active];
+    for (const i of st.current) { const e = graph.edges[i]; if (e) ends.push(e.src, e.dst); }
+    return [...new Set(ends)].map(box);
+  }
+
+  function follow() {
+    // Keep the current step's boxes in sight at the learner's zoom (text stays legible): pan, smoothly, just
+    // enough to bring them all in; when they do not fit in the view, centre the step's own node.
+    const boxes = stepBoxes();
+    if (!boxes.length) return;
+    const pad = 16, { w, h } = view;
+    let x0 = Math.min(...boxes.map((b) => b.x - b.w / 2)) - pad, x1 = Math.max(...boxes.map((b) => b.x + b.w / 2)) + pad;
+    let y0 = Math.min(...boxes.map((b) => b.y - b.h / 2)) - pad, y1 = Math.max(...boxes.map((b) => b.y + b.h / 2)) + pad;
+    if (x1 - x0 > w || y1 - y0 > h) {
+      const n = st.active >= 0 ? box(st.active) : boxes[boxes.length - 1];
+      x0 = x1 = n.x - w / 2; y0 = y1 = n.y - h / 2;
+      x1 += w; y1 += h;
+    }
+    const x = Math.min(Math.max(view.x, x1 - w), x0), y = Math.min(Math.max(view.y, y1 - h), y0);
+    if (x !== view.x || y !== view.y) glideTo({ x, y, w, h });
+  }
+
+  function glideTo(target) {  // a short eased pan (a jump with reduced motion)
+    cancelAnimationFrame(glide);
+    const from = { ...view }, t0 = performance.now(), ms = 280;
+    if (window.matchMedia?.("(prefers-reduced-motion: reduce)").matches) { setView(target); return; }
+    const frame = (now) => {
+      const t = Math.min(1, (now - t0) / ms), e = t * (2 - t);
+      setView({ x: from.x + (target.x - from.x) * e, y: from.y + (target.y - from.y) * e,
+        w: from.w + (target.w - from.w) * e, h: from.h + (target.h - from.h) * e });
+      glide = t < 1 ? requestAnimationFrame(frame) : null;
+      root.dataset.gliding = glide ? "1" : "";
+    };
+    glide = requestAnimationFrame(frame);
+    root.dataset.gliding = "1";
   }
 
   function zoom(factor, cx, cy) {  // around (cx, cy), which stays where it is; buttons: around the focus, centred
+    cancelAnimationFrame(glide);
     const w = view.w / factor, h = view.h / factor;
     if (cx === undefined) {
       [cx, cy] = focusPoint();
@@ -669,6 +738,7 @@ function render({ model, el: host }) {
   });
   stage.addEventListener("pointerdown", (ev) => {
     if (!view || groupTarget(ev) >= 0) return;  // a group's box is a button, not a handle to pan with
+    cancelAnimationFrame(glide);
     drag = { x: ev.clientX, y: ev.clientY, view: { ...view } };
     stage.setPointerCapture(ev.pointerId);
     stage.classList.add("agt-dragging");
