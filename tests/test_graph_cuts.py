@@ -332,3 +332,14 @@ def test_torch_tensor_of_a_tensor_warns_as_torch_does_and_keeps_the_dtype_asked(
         "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
         "sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).")
     assert copy.dtype == torch.float64 and copy.grad_fn is None and not copy.requires_grad
+
+
+def test_a_widget_drawn_after_backward_names_the_cut():
+    pytest.importorskip("anywidget")
+    from autograd_tutor.widgets import GraphWidget
+    w = torch.tensor(2.0, requires_grad=True)
+    h = w * 3
+    loss = h.detach() * w
+    loss.backward()
+    text = repr(GraphWidget(loss, live=False))
+    assert text.splitlines()[-1] == "graph cut: detached here (h.detach()) -> 6", text

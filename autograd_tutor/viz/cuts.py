@@ -10,7 +10,8 @@ tensor that required grad (when the drawing has it) to the tensor that no longer
 
 :data:`CUTS` starts listening when :mod:`autograd_tutor.widgets` is imported (or by ``CUTS.start()``); a
 tensor rebuilt from numbers is recognised by holding exactly the numbers a tensor that requires grad handed
-out before it was made.
+out before it was made. Where a cut's result went into a recorded node (the ``"used"`` event) is kept by ids,
+so a drawing made after ``backward()``, which freed the saved tensors, marks the same cuts.
 
 >>> import autograd_tutor as torch
 >>> from autograd_tutor.viz import GraphModel
