@@ -38,8 +38,8 @@ chromium:
 	  || echo "chromium could not be installed (not root?): the browser tests will be skipped"
 
 # The whole suite (tests/suite.sh): unit, property, conformance and browser tests with the docstring examples;
-# the conformance suites again under torch's other CPU kernel settings; every lesson under nbval-lax; the golden
-# notebooks under strict nbval. Every step runs even when one fails; the failed ones are listed at the end.
+# the conformance suites again under torch's other CPU kernel settings; every lesson under nbval-lax, here and in a
+# fresh venv built from binder/ alone (as Binder builds it); the golden notebooks under strict nbval. Every step runs even when one fails; the failed ones are listed at the end.
 test: $(STAMP) $(LITE_STAMP) chromium
 	PYTHON=$(BIN)/python bash tests/suite.sh
 

@@ -149,17 +149,22 @@ class ModuleLeft(Event, _fields("module_id mark")):
     kind = "module_left"
 
 
-class GraphCut(Event, _fields("cause tensor_id source_ids source_node_ids op value")):
+class GraphCut(Event, _fields("cause tensor_id source_ids source_node_ids op value position", (None,))):
     """Values left the graph: no gradient will flow back from ``tensor_id`` to the tensors ``source_ids``.
 
     ``cause`` says how: ``"detach"`` (``x.detach()``), ``"data"`` (``x.data``), ``"no_grad"`` (an operation on
     tensors that require grad, run under ``torch.no_grad()`` or ``inference_mode``: ``op`` names the node it did
     not record), ``"requires_grad"`` (a leaf's ``requires_grad`` switched off: ``tensor_id`` is the leaf itself),
     ``"derived"`` (computed, unrecorded, from the result of an earlier cut: ``source_ids`` are those results),
-    or ``"item"`` / ``"tolist"`` / ``"numpy"``: the tensor ``source_ids[0]`` (one that requires grad; for
-    ``numpy()``, which such a tensor refuses, any tensor) handed out its numbers (``value``), and a tensor built
-    from them later starts a new graph (``tensor_id`` is None). ``source_node_ids`` gives
-    each source's grad_fn id (None for a leaf). The engine emits it only while someone listens to this kind.
+    ``"copy"`` (``torch.tensor(x)``: a copy without the history), or ``"item"`` / ``"tolist"`` / ``"float"`` /
+    ``"int"`` / ``"numpy"``: the tensor ``source_ids[0]`` (one that requires grad; for ``numpy()``, which such a
+    tensor refuses, any tensor) handed out its numbers (``value``), and a tensor built from them later starts a
+    new graph (``tensor_id`` is None). ``source_node_ids`` gives each source's grad_fn id (None for a leaf).
+
+    ``"used"`` follows a cut: a tensor that may come from one (``tensor_id``: a cut's result, or a tensor built
+    from numbers) became input ``position`` of the recorded node ``source_node_ids[0]`` (named ``op``), holding
+    ``value``. So a drawing made after ``backward()``, which frees what that node saved, still finds the cut
+    there. The engine emits this kind only while someone listens to it.
     """
     __slots__ = ()
     kind = "graph_cut"

@@ -4,7 +4,9 @@
 #   1. pytest: unit, property, conformance and browser tests with the docstring examples;
 #   2. the conformance suites again under each other CPU kernel setting of torch's that this processor has
 #      (torch's last bits follow the processor's kernels; ours must be what torch prints on one of them);
-#   3. every lesson under nbval-lax;  4. the golden notebooks (committed with outputs) under strict nbval.
+#   3. every lesson under nbval-lax;  4. every lesson again in the Binder environment: a fresh venv built from
+#   binder/ alone (tests/binder_lessons.sh; skipped, saying why, when a wheel cannot be had offline);
+#   5. the golden notebooks (committed with outputs) under strict nbval.
 # An ATEN_CPU_CAPABILITY set from outside is respected: everything runs under it, and only under it.
 set -u
 PYTHON=${PYTHON:-.venv/bin/python}
@@ -34,6 +36,7 @@ else
     done
 fi
 step "lessons (nbval-lax)" "$PYTHON" -m pytest --nbval-lax --nbval-current-env notebooks
+step "lessons in the Binder environment (built from binder/ alone)" env PYTHON="$PYTHON" bash tests/binder_lessons.sh
 step "golden notebooks (strict nbval)" "$PYTHON" -m pytest --nbval --nbval-current-env \
     --nbval-sanitize-with tests/golden/sanitize.cfg tests/golden
 

@@ -1,11 +1,14 @@
 """Where the graph was cut (viz/cuts.py, the graph_cut event) and why a tensor gets no gradient."""
+import warnings
+
+import numpy as np
 import pytest
 
 import autograd_tutor as torch
 from autograd_tutor import events, nn
 from autograd_tutor.quiz import check_gradients, who_gets_grad
 from autograd_tutor.viz import GraphModel, explain_no_grad, to_svg
-from autograd_tutor.viz.cuts import CUTS, CutLog, cut_marks
+from autograd_tutor.viz.cuts import CUTS, CutLog, cut_lines, cut_marks
 
 
 @pytest.fixture
@@ -212,3 +215,131 @@ def test_the_widgets_start_the_shared_log_and_their_text_names_the_cuts():
     assert "graph cut" not in repr(GraphWidget(h, live=False))
     snap_nodes, snap_edges = cut_marks(GraphModel(), [], [])
     assert (snap_nodes, snap_edges) == ([], [])
+
+
+def _lines_before_and_after_backward(loss, namespace, log):
+    """The cut lines of a drawing made before ``loss.backward()`` and of one made after it."""
+    before = GraphModel.from_tensor(loss, namespace=namespace)
+    before.cuts = log
+    lines = cut_lines(before)
+    loss.backward()
+    after = GraphModel.from_tensor(loss, namespace=namespace)
+    after.cuts = log
+    return lines, cut_lines(after)
+
+
+def test_a_drawing_made_after_backward_still_marks_every_cut(log):
+    w = torch.tensor(2.0, requires_grad=True)
+    b = torch.tensor(3.0, requires_grad=True)
+    h = w * 3
+    kept = h.detach()
+    with torch.no_grad():
+        u = w * 5
+    loss = kept * b + u * b + w.data * b + torch.tensor(w.item()) * b
+    before, after = _lines_before_and_after_backward(loss, {"w": w, "b": b, "h": h, "kept": kept, "u": u,
+                                                            "loss": loss}, log)
+    assert before == after == ["graph cut: detached here (h.detach()) -> kept",
+                               "graph cut: made under no_grad (w: MulBackward0 not recorded) -> u",
+                               "graph cut: cut by .data (w.data) -> 2",
+                               "graph cut: rebuilt from .item() (w.item()) -> 2"]
+    first = loss.grad_fn.next_functions[0][0].next_functions[0][0].next_functions[0][0]  # kept * b
+    with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
+        first._saved_self  # backward freed the saved copy the drawing used to find the cut by
+
+
+def test_after_backward_the_constants_keep_their_ids_and_values_but_not_the_tensors(log):
+    w = torch.tensor([1.0, 2.0], requires_grad=True)
+    loss = (w.detach() * 2 * w).sum()  # the detached copy and what came of it exist only inside the graph
+    loss.backward()
+    model = GraphModel.from_tensor(loss)
+    model.cuts = log
+    mul = loss.grad_fn.next_functions[0][0]
+    tensor_id, value = log.input_of(mul._id, 0)
+    assert [n.value.head for n in model.visible if n.tensor_id == tensor_id] == [(2.0, 4.0)]
+    assert _boxes(model) == [("detached here", ".detach()", ["leaf"])]  # from w (unnamed: "leaf")
+    import gc
+    gc.collect()
+    assert not any(getattr(o, "_id", None) == tensor_id for o in gc.get_objects() if isinstance(o, torch.Tensor))
+
+
+def test_a_cut_nobody_used_in_a_recorded_op_is_not_remembered_as_an_input(log):
+    x = torch.tensor([1.0, 2.0])  # numbers no tensor handed out
+    w = torch.tensor(1.0, requires_grad=True)
+    (x * w).sum().backward()
+    assert not log.inputs and not log.cuts
+
+
+def test_the_inputs_the_log_remembers_are_bounded(log, monkeypatch):
+    from autograd_tutor.viz import cuts
+    monkeypatch.setattr(cuts, "KEEP", 8)
+    w = torch.tensor(1.0, requires_grad=True)
+    for _ in range(20):
+        (w.detach() * w).backward()
+    assert len(log.inputs) == 8 and len(log.cuts) <= 8
+
+
+@pytest.mark.parametrize("make, label, sub", [
+    (lambda w: torch.tensor(float(w)), "rebuilt from float()", "float(w)"),
+    (lambda w: torch.tensor(int(w)), "rebuilt from int()", "int(w)"),
+    (lambda w: torch.tensor(w.tolist()), "rebuilt from .tolist()", "w.tolist()"),
+    (lambda w: torch.tensor(w), "copied with torch.tensor()", "torch.tensor(w)"),
+    (lambda w: torch.as_tensor(w.detach().numpy()), "rebuilt from .numpy()", "w.detach().numpy()"),
+    (lambda w: torch.tensor(np.array(w.detach())), "rebuilt from .numpy()", "w.detach().numpy()"),
+    (lambda w: torch.from_numpy(w.data.numpy().copy()), "rebuilt from .numpy()", "w.data.numpy()"),
+])
+def test_numbers_taken_out_and_built_back_are_cuts_drawn_before_and_after_backward(log, make, label, sub):
+    w = torch.tensor(3.0, requires_grad=True)
+    b = torch.tensor(0.5, requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # torch's warnings for float(w) and torch.tensor(w): tested below
+        rebuilt = make(w)
+    loss = rebuilt * b
+    before, after = _lines_before_and_after_backward(loss, {"w": w, "b": b, "loss": loss}, log)
+    assert before == after == [f"graph cut: {label} ({sub}) -> 3"]
+    assert w.grad is None and b.grad is not None
+    assert explain_no_grad(w, loss, log, {"w": w, "loss": loss}).startswith("w gets no gradient from loss: ")
+
+
+def test_each_way_out_of_the_graph_emits_its_cause():
+    w = torch.tensor(3.0, requires_grad=True)
+    with events.record(kinds=["graph_cut"]) as trace, warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        float(w), int(w)
+        copy = torch.tensor(w)
+        again = torch.tensor(w.detach())      # a copy of a cut's result: the same cut, one step further
+        torch.tensor(torch.tensor(1.0))       # nothing that required grad: no event
+    assert [(e.cause, e.source_ids) for e in trace] == [("float", (w._id,)), ("int", (w._id,)),
+                                                        ("copy", (w._id,)), ("detach", (w._id,)),
+                                                        ("derived", (trace[3].tensor_id,))]
+    assert trace[2].tensor_id == copy._id and trace[4].tensor_id == again._id and float(trace[0].value) == 3.0
+
+
+def test_a_cut_used_by_a_recorded_op_says_where():
+    w = torch.tensor(2.0, requires_grad=True)
+    with events.record(kinds=["graph_cut"]) as trace:
+        kept = w.detach()
+        y = w * kept
+    used = trace[1]
+    assert (used.cause, used.tensor_id, used.source_node_ids, used.op, used.position, float(used.value)) == (
+        "used", kept._id, (y.grad_fn._id,), "MulBackward0", 1, 2.0)
+
+
+def test_torch_tensor_of_a_tensor_warns_as_torch_does_and_keeps_the_dtype_asked():
+    w = torch.tensor([1.0, 2.0], requires_grad=True)
+    with pytest.warns(UserWarning) as caught:
+        copy = torch.tensor(w, dtype=torch.float64)
+    assert str(caught[0].message) == (
+        "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
+        "sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).")
+    assert copy.dtype == torch.float64 and copy.grad_fn is None and not copy.requires_grad
+
+
+def test_a_widget_drawn_after_backward_names_the_cut():
+    pytest.importorskip("anywidget")
+    from autograd_tutor.widgets import GraphWidget
+    w = torch.tensor(2.0, requires_grad=True)
+    h = w * 3
+    loss = h.detach() * w
+    loss.backward()
+    text = repr(GraphWidget(loss, live=False))
+    assert text.splitlines()[-1] == "graph cut: detached here (h.detach()) -> 6", text

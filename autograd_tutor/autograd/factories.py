@@ -19,7 +19,7 @@ from ..devices import check_cpu
 from . import random
 from .arguments import factory_out
 from .dtypes import dtype as _dtype, float32, from_numpy_dtype, kind_name
-from .tensor import Tensor
+from .tensor import Tensor, graph_cut
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "ones", "zeros", "empty", "full", "ones_like", "zeros_like",
            "full_like", "empty_like", "arange", "linspace", "eye", "rand", "randn", "randint", "randperm", "normal",
@@ -106,6 +106,12 @@ def tensor(data, dtype=None, device=None, requires_grad=False) -> Tensor:
                       "sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).",
                       UserWarning, stacklevel=2)
         arr = data._data.copy()
+        if dtype is not None:
+            arr = arr.astype(_np_dtype(dtype))
+        out = _leaf(arr, requires_grad)
+        if events._subscribers and (data._requires_grad or data._cut is True):
+            graph_cut("copy" if data._requires_grad else "derived", (data,), out)
+        return out
     elif isinstance(data, (np.ndarray, np.generic)):
         from_numpy_dtype(data.dtype)
         arr = np.array(data)
@@ -113,7 +119,7 @@ def tensor(data, dtype=None, device=None, requires_grad=False) -> Tensor:
         arr = _infer(data) if dtype is None else _numbers(data)
     if dtype is not None:
         arr = arr.astype(_np_dtype(dtype))
-    return _leaf(arr, requires_grad)
+    return _numbers_leaf(arr, requires_grad)
 
 
 def as_tensor(data, dtype=None, device=None) -> Tensor:
@@ -131,7 +137,16 @@ def from_numpy(array: np.ndarray) -> Tensor:
     if not isinstance(array, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
     from_numpy_dtype(array.dtype)
-    return _leaf(array, False)
+    return _numbers_leaf(array, False)
+
+
+def _numbers_leaf(data: np.ndarray, requires_grad: bool) -> Tensor:
+    """A leaf built from numbers: while someone listens to graph cuts, they may be numbers that a tensor handed
+    out (``torch.tensor(w.item())``), so its uses are announced (``Tensor._cut``) for the cut log to check."""
+    t = _leaf(data, requires_grad)
+    if events._subscribers and not requires_grad and events.wanted(events.GraphCut):
+        t._cut = "numbers"
+    return t
 
 
 def _shape(name: str, sizes: tuple, size, device) -> tuple:

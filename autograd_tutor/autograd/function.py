@@ -186,8 +186,8 @@ class Function(Node):
                 elif True in needs:  # inputs that require grad, not recorded: the graph stops at ``out``
                     graph_cut("inference_mode" if grad_mode._inference[0] else "no_grad",
                               tuple([t for t in inputs if t._requires_grad]), out, cls.__name__)
-                elif a._cut or n > 1 and True in [t._cut for t in inputs]:  # computed from a cut's result
-                    graph_cut("derived", tuple([t for t in inputs if t._cut]), out, cls.__name__)
+                elif a._cut is True or n > 1 and True in [t._cut is True for t in inputs]:  # from a cut's result
+                    graph_cut("derived", tuple([t for t in inputs if t._cut is True]), out, cls.__name__)
             return out
         ctx = cls()
         ctx.needs_input_grad = needs
@@ -340,6 +340,11 @@ class Function(Node):
         return out
 
     def _announce(self, inputs, out) -> None:
+        if events.wanted(events.GraphCut):
+            for position, t in enumerate(inputs):  # a cut's result used here: say where (see GraphCut "used")
+                if t._cut and not t._requires_grad:
+                    events.GraphCut.emit(cause="used", tensor_id=t._id, source_ids=(), source_node_ids=(self._id,),
+                                         op=self.name(), value=events.copy_of(t._data), position=position)
         if not events.wanted(events.NodeCreated):
             return
         # tuples grown in place: for the one or two inputs of nearly every node, cheaper than lists and tuple()

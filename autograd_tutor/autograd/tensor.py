@@ -219,7 +219,8 @@ class Tensor:
     _output_nr = 0  # which output of its grad_fn this tensor is (split's pieces: 0, 1, ...)
     _view_version = 0  # a view (``_base`` set): the shared version counter's value when its grad_fn was made
     _view_origin = None  # a view made under no_grad ("no_grad") or by split / unbind ("multi_output")
-    _cut = False    # made by a graph cut while someone listened to graph_cut events (see graph_cut)
+    _cut = False    # True: made by a graph cut while someone listened to graph_cut events (see graph_cut);
+    #                 "numbers": built from numbers meanwhile, which may be ones a tensor handed out
 
     @classmethod
     def _make(cls, data, requires_grad: bool = False, grad_fn=None, vbox=None) -> "Tensor":
@@ -547,10 +548,16 @@ class Tensor:
     def __float__(self) -> float:
         if self._requires_grad:
             _warn_once(SCALAR_WARNING)
-        return self._scalar(float)
+        number = self._scalar(float)
+        if events._subscribers and self._requires_grad:
+            graph_cut("float", (self,))
+        return number
 
     def __int__(self) -> int:
-        return self._scalar(int)
+        number = self._scalar(int)
+        if events._subscribers and self._requires_grad:
+            graph_cut("int", (self,))
+        return number
 
     def __index__(self) -> int:
         if self._data.dtype.kind not in "iub" or self._data.size != 1:

@@ -10,7 +10,8 @@ tensor that required grad (when the drawing has it) to the tensor that no longer
 
 :data:`CUTS` starts listening when :mod:`autograd_tutor.widgets` is imported (or by ``CUTS.start()``); a
 tensor rebuilt from numbers is recognised by holding exactly the numbers a tensor that requires grad handed
-out before it was made.
+out before it was made. Where a cut's result went into a recorded node (the ``"used"`` event) is kept by ids,
+so a drawing made after ``backward()``, which freed the saved tensors, marks the same cuts.
 
 >>> import autograd_tutor as torch
 >>> from autograd_tutor.viz import GraphModel
@@ -34,13 +35,14 @@ from .. import events
 from .format import Value
 from .names import caller_namespace, is_tensor, tensors_in
 
-__all__ = ["Cut", "CutLog", "CUTS", "LABELS", "explain_no_grad", "cut_marks", "cut_lines"]
+__all__ = ["Cut", "CutLog", "CUTS", "LABELS", "explain_no_grad", "cut_marks", "cut_lines", "freed_input"]
 
 #: The label of a cut's box, by cause.
 LABELS = {"detach": "detached here", "data": "cut by .data", "no_grad": "made under no_grad",
           "inference_mode": "made under inference_mode", "requires_grad": "requires_grad=False",
-          "item": "rebuilt from .item()", "tolist": "rebuilt from .tolist()", "numpy": "rebuilt from .numpy()"}
-_ESCAPES = ("item", "tolist", "numpy")
+          "item": "rebuilt from .item()", "tolist": "rebuilt from .tolist()", "numpy": "rebuilt from .numpy()",
+          "float": "rebuilt from float()", "int": "rebuilt from int()", "copy": "copied with torch.tensor()"}
+_ESCAPES = ("item", "tolist", "numpy", "float", "int")
 #: Cuts that loops repeat on the same tensors (an optimizer's update under no_grad): the latest replaces the last.
 _REPEATED = ("no_grad", "inference_mode", "derived")
 KEEP, ESCAPES_KEPT = 1024, 64
@@ -66,6 +68,10 @@ class Cut:
             return f"{source}: {self.op} not recorded" if source else f"{self.op} not recorded"
         if self.cause == "requires_grad":
             return f"{source}.requires_grad_(False)"
+        if self.cause in _ESCAPES and self.op:  # the numbers of an earlier cut's copy: w.detach().numpy()
+            source = Cut(self.op, None, (), ()).how(source)
+        if self.cause in ("copy", "float", "int"):
+            return f"torch.tensor({source or '…'})" if self.cause == "copy" else f"{self.cause}({source or '…'})"
         return f"{source}.data" if self.cause == "data" else f"{source}.{self.cause}()"
 
     def keys(self) -> list:
@@ -77,14 +83,17 @@ class Cut:
 
 
 class CutLog:
-    """The last :data:`KEEP` cuts by the id of the tensor they made, and the last :data:`ESCAPES_KEPT` numbers
-    handed out by tensors that require grad (see the module docstring). An unrecorded operation that repeats an
-    earlier one (same op, same sources: the next step of a loop, an optimizer's update under no_grad) replaces
-    it, so a training loop keeps one per kind."""
+    """The last :data:`KEEP` cuts by the id of the tensor they made, the last :data:`ESCAPES_KEPT` numbers
+    handed out by tensors that require grad (see the module docstring), and where the last :data:`KEEP` cut
+    tensors were used: ``(node id, input position) -> (tensor id, Value)``, so that a drawing made after
+    ``backward()`` (which freed the saved tensors that told them) still knows its constants. An unrecorded
+    operation that repeats an earlier one (same op, same sources: the next step of a loop, an optimizer's update
+    under no_grad) replaces it, so a training loop keeps one per kind. Only ids and small Values are kept."""
 
     def __init__(self) -> None:
         self.cuts: collections.OrderedDict = collections.OrderedDict()
         self.escapes: collections.deque = collections.deque(maxlen=ESCAPES_KEPT)
+        self.inputs: collections.OrderedDict = collections.OrderedDict()
         self._latest: dict = {}  # (cause, op, source ids) -> the tensor id of the latest such cut
         self._subscription = None
         self.version = 0         # bumps on every event taken (a drawing looks again only then)
@@ -105,12 +114,16 @@ class CutLog:
 
     def apply(self, e) -> None:
         """Take one ``graph_cut`` event."""
+        if e.cause == "used":
+            self._used(e)
+            return
         self.version += 1
         if e.cause in _ESCAPES:
             earlier = self.cuts.get(e.source_ids[0])  # the numbers of a detached copy: its origin is the cut's
             if earlier is not None:
                 self.escapes.append(Cut(e.cause, None, earlier.source_ids, earlier.source_node_ids,
-                                        value=Value.of(e.value)))
+                                        earlier.cause if earlier.cause in ("detach", "data") else "",
+                                        Value.of(e.value)))
             elif e.cause != "numpy":
                 self.escapes.append(Cut(e.cause, None, e.source_ids, e.source_node_ids, value=Value.of(e.value)))
             return
@@ -129,6 +142,26 @@ class CutLog:
             self.cuts.popitem(last=False)
         self.cuts[e.tensor_id] = Cut(cause, e.tensor_id, sources, nodes, op)
 
+    def _used(self, e) -> None:
+        """A tensor that may come from a cut became an input of a recorded node: if it does, remember where."""
+        cut = self.cuts.get(e.tensor_id)
+        if cut is None and any(escape.value.size == e.value.size for escape in self.escapes):
+            cut = self.find(e.tensor_id, Value.of(e.value))  # numbers a tensor handed out, built into this one
+            if cut is not None:
+                if len(self.cuts) >= KEEP:
+                    self.cuts.popitem(last=False)
+                self.cuts[e.tensor_id] = cut
+        if cut is None:
+            return
+        if len(self.inputs) >= KEEP:
+            self.inputs.popitem(last=False)
+        self.inputs[e.source_node_ids[0], e.position] = (e.tensor_id, Value.of(e.value))
+        self.version += 1
+
+    def input_of(self, node_id, position: int) -> Optional[tuple]:
+        """``(tensor id, Value)`` of the cut tensor that was input ``position`` of node ``node_id``, if one was."""
+        return self.inputs.get((node_id, position))
+
     def find(self, tensor_id: int, value: Optional[Value] = None) -> Optional[Cut]:
         """The cut that made tensor ``tensor_id``; else, given its ``value``, the numbers it was rebuilt from."""
         cut = self.cuts.get(tensor_id)
@@ -137,7 +170,7 @@ class CutLog:
         for escape in reversed(self.escapes):
             if (escape.source_ids[0] < tensor_id and escape.value.size == value.size
                     and escape.value.head == value.head):
-                return Cut(escape.cause, tensor_id, escape.source_ids, escape.source_node_ids)
+                return Cut(escape.cause, tensor_id, escape.source_ids, escape.source_node_ids, escape.op)
         return None
 
     def from_source(self, tensor_id: int) -> Optional[Cut]:
@@ -170,7 +203,7 @@ def cut_marks(model, nodes: list, edges: list) -> tuple:
             continue
         cut = next((c for c in (log.find(n.tensor_id, n.value if n.kind == "constant" else None) for log in logs)
                     if c is not None), None)
-        if cut is None or n.kind == "leaf" and cut.cause != "requires_grad":
+        if cut is None or n.kind == "leaf" and cut.cause not in ("requires_grad", "copy"):
             uncut[n.key] = versions
             continue
         sources = [model.node(k) for k in cut.keys()]
@@ -189,6 +222,17 @@ def cut_marks(model, nodes: list, edges: list) -> tuple:
         nodes.append(done[1])
         edges.extend(done[2])
     return nodes, edges
+
+
+def freed_input(model, fn, position: int) -> Optional[tuple]:
+    """``(tensor id, Value)`` of the cut tensor that was input ``position`` of node ``fn``, from the model's own
+    log or :data:`CUTS`: what ``fn`` saved of it was freed by backward (or never saved)."""
+    node_id = getattr(fn, "_id", None)
+    for log in (getattr(model, "cuts", None), CUTS):
+        found = log.input_of(node_id, position) if log is not None and node_id is not None else None
+        if found is not None:
+            return found
+    return None
 
 
 def cut_lines(model) -> list:
@@ -253,7 +297,8 @@ def explain_no_grad(tensor, root, log: Optional[CutLog] = None, namespace: Optio
                 "data": "made by .data: the same numbers without the history",
                 "no_grad": "computed inside torch.no_grad(), which recorded nothing",
                 "inference_mode": "computed inside torch.inference_mode(), which recorded nothing",
-                "requires_grad": "switched off with requires_grad_(False): it is frozen"}.get(
+                "requires_grad": "switched off with requires_grad_(False): it is frozen",
+                "copy": f"copied with {cut.how(source)}: the same numbers without the history"}.get(
                     cut.cause, f"rebuilt from plain numbers ({cut.how(source)}): a new tensor with no history")
         return (f"{w} gets no gradient: it was {what}, so it does not require grad and backward stops at it.")
     if type(tensor).__name__ == "Parameter":

@@ -35,7 +35,7 @@ import json
 import operator
 from typing import Iterable, Mapping, Optional
 
-from .cuts import CutLog, cut_marks
+from .cuts import CutLog, cut_marks, freed_input
 from .format import Value
 from .geometry import Geometry
 from .groups import CALLS, Grouping, module_names
@@ -652,8 +652,10 @@ class GraphModel(PassRecording):
                 if t is None and _left_out(fn, position):
                     specs.append(_ABSENT)
                     continue
-                key = self._key(t) if t is not None else next(self._synthetic)
-                value = Value.of(_array(t)) if t is not None else None
+                if t is not None:
+                    key, value = self._key(t), Value.of(_array(t))
+                else:  # freed by backward, or never saved: a cut's result is still known by its id
+                    key, value = freed_input(self, fn, position) or (next(self._synthetic), None)
                 specs.append((key, "constant", key, value, False))
             elif hasattr(child, "variable"):
                 leaf = child.variable
