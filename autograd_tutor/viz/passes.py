@@ -35,7 +35,8 @@ class PassRecording:
         passes = self._passes
         for i, records in enumerate(passes):
             if type(records) is list:
-                passes[i] = _LightPass(map(_light, records))
+                made: dict = {}
+                passes[i] = _LightPass([_light(e, made) for e in records])
         return passes
 
     def key_of_node(self, node_id: Optional[int]) -> Optional[int]:
@@ -84,14 +85,15 @@ class PassRecording:
             return
         retain = current[0].retain_graph
         append, flows, ndarray, nodes, ran = current.append, self._flows, np.ndarray, self._nodes, self._ran
+        made: dict = {}  # one Value per array: a gradient shows in node_executed, gradient_flowed and the next node
         for e in queue:
             kind = e.kind
             if kind == "gradient_flowed":
                 v = e.value
-                append(e if type(v) is not ndarray or v.size <= 64 else _light(e))
+                append(e if type(v) is not ndarray or v.size <= 64 else _light(e, made))
                 flows.append(e)  # written on its edge by settle(), unless a new pass starts before
             elif kind == "node_executed":
-                append(e if _all_small(e.grad_outputs + e.grad_inputs) else _light(e))
+                append(e if _all_small(e.grad_outputs + e.grad_inputs) else _light(e, made))
                 if e.node_id in nodes:
                     ran.add(e.node_id)
                 if retain:
@@ -106,7 +108,7 @@ class PassRecording:
                     node.saved_state = "freed"
                     self._touch(node.key)
             elif kind == "grad_accumulated":
-                append(e if _all_small((e.before, e.after)) else _light(e))
+                append(e if _all_small((e.before, e.after)) else _light(e, made))
                 key = self.key_of_grad(e)
                 if key is not None:
                     self._grads[key] = e.after
@@ -263,17 +265,23 @@ def _all_small(arrays: tuple) -> bool:
     return True
 
 
-def _light(e):
-    """The event (same type and fields) with its arrays replaced by :class:`Value` heads."""
+def _light(e, made: dict):
+    """The event (same type and fields) with its arrays replaced by :class:`Value` heads; ``made`` maps the id of
+    each array already turned into a Value (within one pass, whose events keep the arrays alive) to that Value."""
     at = _ARRAYS_AT.get(e.kind)
     if not at:
         return e
     fields = list(e)
     for i in at:
         v = fields[i]
-        fields[i] = tuple([_value(x) for x in v]) if type(v) is tuple else _value(v)
+        fields[i] = tuple([_value(x, made) for x in v]) if type(v) is tuple else _value(v, made)
     return tuple.__new__(type(e), fields)
 
 
-def _value(x) -> Optional[Value]:
-    return x if x is None or type(x) is Value else Value.of(x)
+def _value(x, made: dict) -> Optional[Value]:
+    if x is None or type(x) is Value:
+        return x
+    value = made.get(id(x))
+    if value is None:
+        value = made[id(x)] = Value.of(x)
+    return value
