@@ -279,3 +279,57 @@ def test_a_drawing_repeating_a_step_listens_again_at_another_pass_or_the_end_of_
     assert g.model.repeating
     g._on_cell_end()
     assert not g.model.repeating and g._subscriptions
+
+
+def test_a_folded_loop_keeps_its_count_and_last_pass_after_the_listening_stops(widgets):
+    """Once the drawing stops listening (``stop()``, as at the end of ``watch()``), what it counted and the replay
+    of its last pass stay; later passes change nothing. ``GraphWidget(loss)`` after the loop replays that loop's
+    last pass, and a pass of the same shape run through the drawing's own nodes is its own pass, not a copy."""
+    model, X, Y = _mlp()
+    g = GraphWidget(namespace={})
+    widgets.append(g)
+    _mlp_loop(20, model, X, Y)
+    assert g.model.repeating
+    g.stop()
+    _mlp_loop(5, model, X, Y)  # not seen: the drawing stopped listening
+    g.refresh()
+    assert {n.hidden for n in g.model.visible if n.kind == "op"} == {19}
+    assert g.model.pass_count == 20 and g.steps[-1].text.startswith("Backward pass 20 is done")
+    loss = nn.MSELoss()(model(X), Y)
+    loss.backward()
+    after = drawn(widgets, loss, loss=loss)
+    assert after.steps and after.steps[0].text.startswith("Backward pass 1 starts at loss")
+    assert after.model.node(loss.grad_fn._id).root
+
+
+def test_a_pass_of_the_steps_shape_through_the_drawings_own_nodes_is_not_counted_as_a_copy(widgets):
+    model, X, Y = _mlp()
+    g = GraphWidget(namespace={})
+    widgets.append(g)
+    kept = []
+    for _ in range(6):  # the same step six times, each graph kept (no optimizer step: the graphs stay valid)
+        model.zero_grad()
+        loss = nn.MSELoss()(model(X), Y)
+        loss.backward(retain_graph=True)
+        kept.append(loss)
+    assert g.model.repeating
+    hidden = [n.hidden for n in g.model.visible]
+    kept[0].backward(retain_graph=True)  # the first step's graph, drawn: the drawing's own pass
+    assert [n.hidden for n in g.model.visible] == hidden and g.model.repeating
+    kept[-1].backward(retain_graph=True)  # the last copy's graph, folded onto the drawing: its own pass too
+    assert [n.hidden for n in g.model.visible] == hidden and g.model.repeating
+    g.refresh()
+    assert g.model.pass_count == 8 and g.steps[-1].text.startswith("Backward pass 8 is done")
+    assert {n.hidden for n in g.model.visible if n.kind == "op"} == {5}
+
+
+@pytest.mark.parametrize("shape", [(7,), (200, 16), (16, 1), (3, 5, 4), (1, 300), (9, 2)])
+def test_a_heatmap_samples_evenly_spaced_rows_and_columns(shape):
+    """``sample_grid`` (its picks cached per shape) takes rows and columns at ``linspace`` positions, at most
+    ``GRID`` of each, of the array seen as a matrix (the last dimension across)."""
+    from autograd_tutor.viz.format import GRID, sample_grid
+    a = np.arange(np.prod(shape), dtype=np.float32).reshape(shape)
+    m = a.reshape(-1, shape[-1]) if a.ndim > 1 else a.reshape(1, -1)
+    rows, cols = (np.linspace(0, n - 1, min(n, most)).round().astype(int) for n, most in zip(m.shape, GRID))
+    assert sample_grid(a) == (len(rows), len(cols), tuple(float(m[r, c]) for r in rows for c in cols))
+    assert sample_grid(a) == sample_grid(a.copy())  # the cached picks give the same grid again

@@ -13,6 +13,7 @@ narration, so they agree everywhere.
 """
 from __future__ import annotations
 
+import functools
 import math
 from typing import Optional
 
@@ -108,9 +109,17 @@ def sample_grid(a: np.ndarray) -> tuple:
     (2, 3, (0.0, 1.0, 2.0, 3.0, 4.0, 5.0))
     """
     m = a.reshape(1, -1) if a.ndim < 2 else a.reshape(-1, a.shape[-1])
-    rows, cols = (np.linspace(0, n - 1, min(n, most)).round().astype(int) for n, most in zip(m.shape, GRID))
-    picked = m[np.ix_(rows, cols)].astype(float)
-    return len(rows), len(cols), tuple(picked.reshape(-1).tolist())
+    picked = m[_picks(*m.shape)].astype(float)
+    return picked.shape[0], picked.shape[1], tuple(picked.reshape(-1).tolist())
+
+
+@functools.lru_cache(maxsize=256)
+def _picks(n_rows: int, n_cols: int) -> tuple:
+    """The row and column indices :func:`sample_grid` samples a matrix of this shape at (as a column and a row,
+    so that indexing with both picks the grid). Cached: a training loop formats arrays of the same few shapes."""
+    rows, cols = (np.linspace(0, n - 1, min(n, most)).round().astype(np.intp)
+                  for n, most in zip((n_rows, n_cols), GRID))
+    return rows[:, None], cols
 
 
 def _text(shape: tuple, head: tuple, size: int) -> str:

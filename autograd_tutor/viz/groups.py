@@ -85,14 +85,16 @@ class ModuleCalls:
             self._open[-1][1] = True
         self.calls.append((start, e.mark, nested))  # made a Call only when a drawing asks (see all)
 
-    def since(self, low: int) -> list:
-        """The calls remembered that ended above id ``low``, as :class:`Call`, in the order they began (the
-        record is in the order they ended: it is read from its newest end, and only as far as needed)."""
+    def since(self, low: int, high: Optional[int] = None) -> list:
+        """The calls remembered that ended above id ``low`` (and began below ``high``, if given), as :class:`Call`,
+        in the order they began (the record is in the order they ended: it is read from its newest end, and only
+        as far as needed; a training loop's later calls, which hold none of a drawing's nodes, are skipped)."""
         found = []
         for s, end, nested in reversed(self.calls):
             if end <= low:
                 break
-            found.append(Call(s.module_id, s.type_name, s.mark, end, nested))
+            if high is None or s.mark < high:
+                found.append(Call(s.module_id, s.type_name, s.mark, end, nested))
         return sorted(found, key=lambda c: c.start)
 
     @property
@@ -221,7 +223,7 @@ class Grouping:
                       and n.kind != "leaf" and (busy is None or n.key < busy))
         if todo:
             chains: dict = {}
-            for call in self.calls.since(todo[0]):
+            for call in self.calls.since(todo[0], todo[-1]):
                 lo, hi = bisect.bisect_right(todo, call.start), bisect.bisect_left(todo, call.end)
                 for key in todo[lo:hi]:
                     chains.setdefault(key, []).append(call)

@@ -545,16 +545,17 @@ class GraphModel(PassRecording):
                 self._count(next(self._synthetic) if tid is None else tid, edge.src)
                 keys.append(edge.src)
 
-    def _count_copy(self, folds: list, keys: list, edges: list) -> None:
-        """One more copy of a learned step (see :meth:`PassRecording._repeat_step`): the ``(id, key)`` of
-        ``folds`` fold its graph nodes onto the step's, and what one copy counted (``keys``, ``edges``) is
-        counted again."""
+    def _count_copy(self, ids: tuple, onto: tuple, keys: list, edges: list) -> None:
+        """One more copy of a learned step (see :meth:`PassRecording._repeat_step`): its graph nodes ``ids`` fold
+        onto the step's keys ``onto`` (None, an id a pass did not name, folds nowhere), and what one copy counted
+        (``keys``, ``edges``) is counted again."""
         rep, nodes, json = self._rep, self._nodes, self._json
-        if len(rep) + len(folds) >= _REP_LIMIT:
+        if len(rep) + len(ids) >= _REP_LIMIT:
             self._forget()
-        rep.update(folds)
+        rep.update(zip(ids, onto))
+        rep.pop(None, None)
         recent = self._recent_copies
-        recent.append([i for i, _ in folds])
+        recent.append(ids)
         if len(recent) > MAX_PASSES:  # that copy's pass is no longer kept (PassRecording._defer): nor its ids
             for i in recent.popleft():
                 rep.pop(i, None)

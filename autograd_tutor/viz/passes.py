@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Optional
 
+import operator
+
 import numpy as np
 
 from ..events import KINDS
@@ -35,7 +37,8 @@ class PassRecording:
         passes = self._passes
         for i, records in enumerate(passes):
             if type(records) is list:
-                passes[i] = _LightPass(map(_light, records))
+                made: dict = {}
+                passes[i] = _LightPass([_light(e, made) for e in records])
         return passes
 
     def key_of_node(self, node_id: Optional[int]) -> Optional[int]:
@@ -84,14 +87,15 @@ class PassRecording:
             return
         retain = current[0].retain_graph
         append, flows, ndarray, nodes, ran = current.append, self._flows, np.ndarray, self._nodes, self._ran
+        made: dict = {}  # one Value per array: a gradient shows in node_executed, gradient_flowed and the next node
         for e in queue:
             kind = e.kind
             if kind == "gradient_flowed":
                 v = e.value
-                append(e if type(v) is not ndarray or v.size <= 64 else _light(e))
+                append(e if type(v) is not ndarray or v.size <= 64 else _light(e, made))
                 flows.append(e)  # written on its edge by settle(), unless a new pass starts before
             elif kind == "node_executed":
-                append(e if _all_small(e.grad_outputs + e.grad_inputs) else _light(e))
+                append(e if _all_small(e.grad_outputs + e.grad_inputs) else _light(e, made))
                 if e.node_id in nodes:
                     ran.add(e.node_id)
                 if retain:
@@ -106,7 +110,7 @@ class PassRecording:
                     node.saved_state = "freed"
                     self._touch(node.key)
             elif kind == "grad_accumulated":
-                append(e if _all_small((e.before, e.after)) else _light(e))
+                append(e if _all_small((e.before, e.after)) else _light(e, made))
                 key = self.key_of_grad(e)
                 if key is not None:
                     self._grads[key] = e.after
@@ -152,7 +156,7 @@ class PassRecording:
         A drawing that learned a repeated step (:attr:`repeating`) takes a pass of the same shape over new nodes as
         one more copy of the step; any other pass of a new graph makes it forget the step."""
         nodes, rep = self._nodes, self._rep
-        if self._step is not None and not record.ran_through(nodes, rep) and self._repeat_step(record):
+        if self._step is not None and self._repeat_step(record):
             self._defer(record)
             return True
         if record.ran_through(nodes, rep) or record.filled(nodes) and self._reached(record.events):
@@ -200,19 +204,32 @@ class PassRecording:
         if not keys or grown or not record.nodes.isdisjoint(self._nodes):
             return
         shape, ids = _shape_of(record.events)
-        if shape is not None:
-            self._step = (shape, [self.key_of_node(i) for i in ids], keys, edges)
+        if shape is None:
+            return
+        folded = [(at, self.key_of_node(i)) for at, i in enumerate(ids) if i is not None]
+        folded = [(at, key) for at, key in folded if key is not None]
+        ran = record.nodes
+        self._step = (shape, _picker([at for at, _ in folded]), tuple([key for _, key in folded]),
+                      _picker([at for at, i in enumerate(ids) if i in ran]), keys, edges)
 
     def _repeat_step(self, record) -> bool:
-        """A pass over nodes not in the drawing while it repeats a step: of the step's shape, its nodes fold onto
-        the step's keys and one more copy is counted (True); of another shape, the step is forgotten (False)."""
-        shape, keys, counts, edges = self._step
+        """A pass while the drawing repeats a step. Of the step's shape and over nodes not in the drawing, its
+        nodes fold onto the step's keys and one more copy is counted (True). Of another shape, the step is
+        forgotten, unless the pass ran through the drawing (False: it is taken as the drawing's own).
+
+        The step knows where, among the node ids of a pass of its shape, sit the ones that fold (``fold_at``) and
+        the ones the pass started at or ran (``ran_at``): a copy costs its shape and a few lookups."""
+        shape, fold_at, fold_keys, ran_at, counts, edges = self._step
+        nodes, rep = self._nodes, self._rep
         found, ids = _shape_of(record.events)
         if found != shape:
-            self._step = None
+            if not record.ran_through(nodes, rep):
+                self._step = None
             return False
-        self._count_copy([(i, key) for i, key in zip(ids, keys) if i is not None and key is not None], counts,
-                         edges)
+        ran = ran_at(ids) + record.events[0].root_ids
+        if any(map(nodes.__contains__, ran)) or any(map(rep.__contains__, ran)):
+            return False  # a pass of this drawing's own nodes (record.ran_through, for a pass of this shape)
+        self._count_copy(fold_at(ids), fold_keys, counts, edges)
         return True
 
 
@@ -243,6 +260,13 @@ def _shape_of(events) -> tuple:
     return tuple(shape), tuple(order)
 
 
+def _picker(positions: list):
+    """``itemgetter(*positions)``, always returning a tuple (also for none or one position)."""
+    if len(positions) > 1:
+        return operator.itemgetter(*positions)
+    return lambda items: tuple([items[i] for i in positions])
+
+
 _ARRAYS = {"gradient_flowed": ("value",), "grad_accumulated": ("before", "after")}
 _ARRAY_TUPLES = {"node_executed": ("grad_outputs", "grad_inputs")}
 #: Where the arrays are among an event's fields, by kind (what :func:`_light` cuts).
@@ -263,17 +287,23 @@ def _all_small(arrays: tuple) -> bool:
     return True
 
 
-def _light(e):
-    """The event (same type and fields) with its arrays replaced by :class:`Value` heads."""
+def _light(e, made: dict):
+    """The event (same type and fields) with its arrays replaced by :class:`Value` heads; ``made`` maps the id of
+    each array already turned into a Value (within one pass, whose events keep the arrays alive) to that Value."""
     at = _ARRAYS_AT.get(e.kind)
     if not at:
         return e
     fields = list(e)
     for i in at:
         v = fields[i]
-        fields[i] = tuple([_value(x) for x in v]) if type(v) is tuple else _value(v)
+        fields[i] = tuple([_value(x, made) for x in v]) if type(v) is tuple else _value(v, made)
     return tuple.__new__(type(e), fields)
 
 
-def _value(x) -> Optional[Value]:
-    return x if x is None or type(x) is Value else Value.of(x)
+def _value(x, made: dict) -> Optional[Value]:
+    if x is None or type(x) is Value:
+        return x
+    value = made.get(id(x))
+    if value is None:
+        value = made[id(x)] = Value.of(x)
+    return value
