@@ -343,3 +343,17 @@ def test_a_widget_drawn_after_backward_names_the_cut():
     loss.backward()
     text = repr(GraphWidget(loss, live=False))
     assert text.splitlines()[-1] == "graph cut: detached here (h.detach()) -> 6", text
+
+
+def test_a_literal_with_the_value_of_handed_out_numbers_is_no_cut(log):
+    """``torch.tensor(3.0)`` written after ``a.item()`` gave 3.0 is the learner's own constant; only a tensor
+    built from the very numbers handed out (``torch.tensor(v)`` with ``v = a.item()``) is marked as rebuilt."""
+    a = torch.tensor(3.0, requires_grad=True)
+    v = a.item()
+    x = torch.tensor(2.0, requires_grad=True)
+    c = torch.tensor(3.0)
+    rebuilt = torch.tensor(v)
+    y = x * c + x * rebuilt
+    model = GraphModel.from_tensor(y, namespace={"a": a, "x": x, "c": c, "rebuilt": rebuilt, "y": y})
+    model.cuts = log
+    assert [box[:2] for box in _boxes(model)] == [("rebuilt from .item()", "a.item()")]

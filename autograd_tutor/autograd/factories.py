@@ -19,7 +19,7 @@ from ..devices import check_cpu
 from . import random
 from .arguments import factory_out
 from .dtypes import dtype as _dtype, float32, from_numpy_dtype, kind_name
-from .tensor import Tensor, graph_cut
+from .tensor import Tensor, graph_cut, handed_out
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "ones", "zeros", "empty", "full", "ones_like", "zeros_like",
            "full_like", "empty_like", "arange", "linspace", "eye", "rand", "randn", "randint", "randperm", "normal",
@@ -117,6 +117,9 @@ def tensor(data, dtype=None, device=None, requires_grad=False) -> Tensor:
         arr = np.array(data)
     else:  # an explicit dtype converts the numbers as given (0.1 as float64 stays 0.1, not float32's 0.1)
         arr = _infer(data) if dtype is None else _numbers(data)
+        if dtype is not None:
+            arr = arr.astype(_np_dtype(dtype))
+        return _numbers_leaf(arr, requires_grad, handed_out(data))
     if dtype is not None:
         arr = arr.astype(_np_dtype(dtype))
     return _numbers_leaf(arr, requires_grad)
@@ -140,11 +143,12 @@ def from_numpy(array: np.ndarray) -> Tensor:
     return _numbers_leaf(array, False)
 
 
-def _numbers_leaf(data: np.ndarray, requires_grad: bool) -> Tensor:
+def _numbers_leaf(data: np.ndarray, requires_grad: bool, handed: bool = True) -> Tensor:
     """A leaf built from numbers: while someone listens to graph cuts, they may be numbers that a tensor handed
-    out (``torch.tensor(w.item())``), so its uses are announced (``Tensor._cut``) for the cut log to check."""
+    out (``torch.tensor(w.item())``: ``handed``, the very Python objects; an array from ``.numpy()``), so its
+    uses are announced (``Tensor._cut``) for the cut log to check."""
     t = _leaf(data, requires_grad)
-    if events._subscribers and not requires_grad and events.wanted(events.GraphCut):
+    if handed and events._subscribers and not requires_grad and events.wanted(events.GraphCut):
         t._cut = "numbers"
     return t
 

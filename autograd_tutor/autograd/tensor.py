@@ -16,6 +16,7 @@ after ``backward()`` (unless a non-leaf asks with ``retain_grad()``).
 """
 from __future__ import annotations
 
+import collections
 import numbers
 import warnings
 
@@ -182,6 +183,17 @@ def _int_args(args: tuple, value, fn: str, name: str) -> tuple:
 
 
 _NO_EDGE = (None, 0)  # a consumer's next_functions entry for an input that needs no gradient
+
+
+#: The last Python numbers and lists that tensors requiring grad handed out (``item()``, ``tolist()``,
+#: ``float()``, ``int()``) while someone listened to graph cuts: a tensor later built from one of these very
+#: objects (``torch.tensor(w.item())``) is a rebuilt copy; one built from a literal ``3.0`` is not, whatever its value.
+HANDED_OUT: collections.deque = collections.deque(maxlen=8)
+
+
+def handed_out(data) -> bool:
+    """Is ``data`` the very object (a number, a list) that a tensor requiring grad handed out?"""
+    return any(given is data for given in HANDED_OUT)
 
 
 def graph_cut(cause: str, sources: tuple, out=None, op: str = "") -> None:
@@ -497,14 +509,18 @@ class Tensor:
         """The single value as a Python number."""
         if self._data.size != 1:
             raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
+        number = self._data.item()
         if events._subscribers and self._requires_grad:
             graph_cut("item", (self,))
-        return self._data.item()
+            HANDED_OUT.append(number)
+        return number
 
     def tolist(self):
+        numbers_ = self._data.tolist()
         if events._subscribers and self._requires_grad:
             graph_cut("tolist", (self,))
-        return self._data.tolist()
+            HANDED_OUT.append(numbers_)
+        return numbers_
 
     def numpy(self) -> np.ndarray:
         """The underlying array (shared memory); refused while the tensor requires grad, as in torch."""
@@ -551,12 +567,14 @@ class Tensor:
         number = self._scalar(float)
         if events._subscribers and self._requires_grad:
             graph_cut("float", (self,))
+            HANDED_OUT.append(number)
         return number
 
     def __int__(self) -> int:
         number = self._scalar(int)
         if events._subscribers and self._requires_grad:
             graph_cut("int", (self,))
+            HANDED_OUT.append(number)
         return number
 
     def __index__(self) -> int:

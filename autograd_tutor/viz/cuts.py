@@ -9,8 +9,9 @@ tensor that required grad (when the drawing has it) to the tensor that no longer
 :func:`explain_no_grad` says in one sentence why a tensor gets no gradient from a root.
 
 :data:`CUTS` starts listening when :mod:`autograd_tutor.widgets` is imported (or by ``CUTS.start()``); a
-tensor rebuilt from numbers is recognised by holding exactly the numbers a tensor that requires grad handed
-out before it was made. Where a cut's result went into a recorded node (the ``"used"`` event) is kept by ids,
+tensor rebuilt from numbers is recognised by being built from the very objects a tensor that requires grad
+handed out (``torch.tensor(w.item())``; a literal ``torch.tensor(3.0)`` is not, whatever its value), or from
+an array ``.numpy()`` handed out, holding its numbers. Where a cut's result went into a recorded node (the ``"used"`` event) is kept by ids,
 so a drawing made after ``backward()``, which freed the saved tensors, marks the same cuts.
 
 >>> import autograd_tutor as torch
@@ -201,8 +202,8 @@ def cut_marks(model, nodes: list, edges: list) -> tuple:
     for n in model.visible:
         if n.kind not in ("constant", "leaf") or n.tensor_id is None or uncut.get(n.key) == versions:
             continue
-        cut = next((c for c in (log.find(n.tensor_id, n.value if n.kind == "constant" else None) for log in logs)
-                    if c is not None), None)
+        # by id only: a tensor rebuilt from handed-out numbers was matched when it was used (``_used``)
+        cut = next((c for c in (log.find(n.tensor_id) for log in logs) if c is not None), None)
         if cut is None or n.kind == "leaf" and cut.cause not in ("requires_grad", "copy"):
             uncut[n.key] = versions
             continue
