@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._einsum import einsum
-from .autograd.arguments import numpy_names, takes_out
+from .autograd.arguments import numpy_names, takes_out, takes_outs, TAKES_OUTS
 from .autograd.ops.arithmetic import RsubBackward0, RsubBackward1
 from .autograd.ops.selection import WhereBackward0
 from .autograd.ops.linalg import CdistBackward0
@@ -49,6 +49,8 @@ def _method(name: str):
     fn.__doc__ = f"``torch.{name}(input, ...)`` is ``input.{name}(...)``."
     if name in TAKES_OUT:
         fn = takes_out(fn, same_dtype=name in SAME_DTYPE_OUT)
+    elif name in TAKES_OUTS:
+        fn = takes_outs(fn, name)
     return numpy_names(fn)
 
 
@@ -275,10 +277,10 @@ def bernoulli(input, p=None, *, generator=None) -> Tensor:
 
 # ---- ops2: writing at indices, running along a dim, nan-aware sums (Tensor methods of index_methods.py)
 _INDEXED = ("scatter", "scatter_add", "index_add", "index_fill", "masked_scatter", "cummax", "cummin", "logcumsumexp",
-            "kthvalue", "nansum", "nanmean", "unflatten")
+            "kthvalue", "mode", "nansum", "nanmean", "unflatten")
 __all__ += list(_INDEXED)
-(scatter, scatter_add, index_add, index_fill, masked_scatter, cummax, cummin, logcumsumexp, kthvalue, nansum, nanmean,
- unflatten) = (_method(n) for n in _INDEXED)
+(scatter, scatter_add, index_add, index_fill, masked_scatter, cummax, cummin, logcumsumexp, kthvalue, mode, nansum,
+ nanmean, unflatten) = (_method(n) for n in _INDEXED)
 
 
 def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary") -> Tensor:

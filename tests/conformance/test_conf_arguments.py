@@ -107,7 +107,78 @@ OUT = {
     """,
 }
 
+#: out=(values, indices) for the functions with two results
+OUTS = {
+    "written-into-the-pair": """
+        x = torch.tensor([[3., 1., 2.], [0., 5., 5.]])
+        v, i = torch.empty(3), torch.empty(3, dtype=torch.long)
+        r = torch.max(x, 0, out=(v, i))
+        print(r, type(r).__name__, r.values is v, r.indices is i, v._version, i._version)
+        print(torch.min(x, 1, out=[torch.empty(2), torch.empty(2, dtype=torch.long)]))
+        print(torch.max(x, dim=1, keepdim=True, out=(torch.empty(0), torch.empty(0, dtype=torch.long))))
+        print(torch.sort(x, 1, out=(torch.empty(2, 3), torch.empty(2, 3, dtype=torch.long))))
+        print(torch.sort(x, dim=1, descending=True, out=(torch.empty(0), torch.empty(0, dtype=torch.long))))
+        print(torch.topk(x, 2, out=(torch.empty(0), torch.empty(0, dtype=torch.long))))
+        print(torch.kthvalue(x, 2, 1, out=(torch.empty(0), torch.empty(0, dtype=torch.long))))
+        print(torch.median(x, 1, out=(torch.empty(0), torch.empty(0, dtype=torch.long))))
+        print(torch.mode(x, 1, out=(torch.empty(0), torch.empty(0, dtype=torch.long))))
+        print(torch.cummax(x, 1, out=(torch.empty(0), torch.empty(0, dtype=torch.long))))
+        print(torch.cummin(x, 1, out=(torch.empty(0), torch.empty(0, dtype=torch.long))))
+        print(torch.aminmax(x, dim=1, out=(torch.empty(0), torch.empty(0))))
+        xl = x.long()
+        print(torch.max(xl, 1, out=(torch.empty(0, dtype=torch.long), torch.empty(0, dtype=torch.long))))
+        print(torch.max(x, out=torch.empty(0)), torch.min(x, out=torch.empty(0, dtype=torch.float64)))
+        print(torch.max(x, x * 2, out=torch.empty(2, 3)))
+        with torch.no_grad():
+            g = torch.ones(2, 3, requires_grad=True)
+            print(torch.max(g, 1, out=(torch.empty(0), torch.empty(0, dtype=torch.long))))
+    """,
+    "resized-with-a-warning-each": """
+        x = torch.tensor([[3., 1., 2.], [0., 5., 5.]])
+        for name, call in [("max", lambda o: torch.max(x, 1, out=o)), ("sort", lambda o: torch.sort(x, 1, out=o)),
+                           ("topk", lambda o: torch.topk(x, 2, out=o)), ("median", lambda o: torch.median(x, 1, out=o)),
+                           ("kthvalue", lambda o: torch.kthvalue(x, 2, 1, out=o)),
+                           ("kthvalue-3", lambda o: torch.kthvalue(x, 2, 1, out=o)),
+                           ("kthvalue-keepdim", lambda o: torch.kthvalue(x, 2, 1, True, out=o)),
+                           ("mode", lambda o: torch.mode(x, 1, out=o)), ("mode-dim0", lambda o: torch.mode(x, 0, out=o)),
+                           ("cummax", lambda o: torch.cummax(x, 1, out=o))]:
+            n = 3 if name.endswith("-3") else 1
+            print(name, call((torch.zeros(n), torch.zeros(n, dtype=torch.long))))
+        print(torch.max(x, out=torch.zeros(2)))
+    """,
+    "wrong-outs": """
+        x = torch.tensor([[3., 1., 2.], [0., 5., 5.]])
+        calls = [("max", lambda o: torch.max(x, 1, out=o)), ("min", lambda o: torch.min(x, 1, out=o)),
+                 ("sort", lambda o: torch.sort(x, 1, out=o)), ("topk", lambda o: torch.topk(x, 2, out=o)),
+                 ("kthvalue", lambda o: torch.kthvalue(x, 2, 1, out=o)), ("median", lambda o: torch.median(x, 1, out=o)),
+                 ("mode", lambda o: torch.mode(x, 1, out=o)), ("aminmax", lambda o: torch.aminmax(x, dim=1, out=o)),
+                 ("cummax", lambda o: torch.cummax(x, 1, out=o)), ("cummin", lambda o: torch.cummin(x, 1, out=o))]
+        for name, call in calls:
+            print(name)
+            with expect(): call((torch.empty(0, dtype=torch.long), torch.empty(0, dtype=torch.long)))
+            with expect(): call((torch.empty(0, dtype=torch.float64), torch.empty(0, dtype=torch.long)))
+            with expect(): call((torch.empty(0), torch.empty(0, dtype=torch.int32)))
+            with expect(): call((torch.empty(0),))
+            with expect(): call((torch.empty(0), 3))
+            if name not in ("max", "min", "sort"):
+                with expect(): call(torch.empty(0))
+        with expect(): torch.max(x, out=torch.empty(0, dtype=torch.long))
+        with expect(): torch.sort(x.long(), 1, out=(torch.empty(0), torch.empty(0, dtype=torch.long)))
+    """,
+    "outs-refused-with-autograd": """
+        g = torch.ones(2, 3, requires_grad=True)
+        x = torch.ones(2, 3)
+        with expect(): torch.max(g, 0, out=(torch.empty(3), torch.empty(3, dtype=torch.long)))
+        with expect(): torch.max(x, 0, out=(torch.empty(3, requires_grad=True), torch.empty(3, dtype=torch.long)))
+        with expect(): torch.sort(g, out=(torch.empty(0), torch.empty(0, dtype=torch.long)))
+        with expect(): torch.topk(g, 1, out=(torch.empty(0), torch.empty(0, dtype=torch.long)))
+        with expect(): torch.kthvalue(g, 1, out=(torch.empty(0), torch.empty(0, dtype=torch.long)))
+        with expect(): torch.mode(g, out=(torch.empty(0), torch.empty(0, dtype=torch.long)))
+        with expect(): torch.max(g, out=torch.empty(0))
+    """,
+}
 
-@pytest.mark.parametrize("name", [*NUMPY_NAMES, *OUT])
+
+@pytest.mark.parametrize("name", [*NUMPY_NAMES, *OUT, *OUTS])
 def test_argument_parser(conform, name):
-    conform({**NUMPY_NAMES, **OUT}[name])
+    conform({**NUMPY_NAMES, **OUT, **OUTS}[name])

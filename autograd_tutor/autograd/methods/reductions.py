@@ -13,12 +13,14 @@ from ..ops.reductions import (AmaxBackward0, AminBackward0, CummaxBackward0, Cum
                               CumsumBackward0, KthvalueBackward0, LinalgVectorNormBackward0, LogcumsumexpBackward0,
                               LogsumexpBackward0, MaxBackward0, MaxBackward1, MeanBackward0, MeanBackward1,
                               median_indices, MedianBackward0, MedianBackward1, MinBackward0, MinBackward1,
+                              ModeBackward0,
                               NansumBackward0, ProdBackward0, ProdBackward1, running_extreme, StdBackward0,
                               SumBackward0, SumBackward1, VarBackward0)
+from ..ops.sorting import kthvalue_indices, mode_of
 from ..tensor import _dim, _dim_tuple, return_types, Tensor
 
 # Tensor methods written as functions (they call one another); the class below holds the others
-__all__ = ["cummax", "cummin", "logcumsumexp", "kthvalue", "nansum", "nanmean"]
+__all__ = ["cummax", "cummin", "logcumsumexp", "kthvalue", "mode", "nansum", "nanmean"]
 
 
 def _running(self, dim, name: str, ufunc, node, ret):
@@ -52,18 +54,59 @@ def logcumsumexp(self, dim):
     return shown(LogcumsumexpBackward0.apply(self, dim=d), dim=dim)
 
 
+def _by_rows(data: np.ndarray, axis: int) -> np.ndarray:
+    """The 1-d slices of ``data`` along ``axis``, one per row of a 2-d array."""
+    return np.moveaxis(data, axis, -1).reshape(-1, data.shape[axis])
+
+
+def _back(per_row: np.ndarray, shape: tuple, axis: int) -> np.ndarray:
+    """One entry per row of :func:`_by_rows` put back in ``shape`` with ``axis`` kept as size 1."""
+    moved = shape[:axis] + shape[axis + 1:] + (1,)
+    return np.moveaxis(per_row.reshape(moved), -1, axis)
+
+
 def kthvalue(self, k, dim=-1, keepdim=False):
-    """The k-th smallest entry along ``dim`` (k from 1) and its index. On ties torch's selection may name another
-    of the equal entries than the first one in order, which is the one given here."""
+    """The k-th smallest entry along ``dim`` (k from 1) and its index. Where that value occurs more than once,
+    the index is the one torch's quickselect lands on (``ops/sorting.py``), not always the first.
+
+    >>> import autograd_tutor as torch
+    >>> torch.tensor([1., 1., 1.]).kthvalue(1)   # the first of the three would be index 0
+    torch.return_types.kthvalue(
+    values=tensor(1.),
+    indices=tensor(1))
+    """
     d = _dim(dim, self.ndim)
     size = self.shape[d] if self.ndim else 1
     if not 1 <= k <= size:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
     data = self._data if self.ndim else self._data.reshape(1)
     picked = np.take(np.argsort(data, axis=d, kind="stable"), [k - 1], axis=d).astype(np.int64)
+    picked = _back(kthvalue_indices(_by_rows(data, d), k, picked.reshape(-1) if d == data.ndim - 1 else
+                                    _by_rows(picked, d)[:, 0]), data.shape, d)
     indices = Tensor._make(picked.reshape(()) if not self.ndim else picked if keepdim else picked.squeeze(d))
     values = KthvalueBackward0.apply(self, dim=d, keepdim=keepdim, indices=indices)
     return return_types.kthvalue((shown(values, dim=dim), indices))
+
+
+def mode(self, dim=-1, keepdim=False):
+    """The most frequent value along ``dim`` (the smallest of those as frequent) and the index of one of its
+    places, the one torch's CPU kernel names (``ops/sorting.py``: the last in order up to 16 entries).
+
+    >>> import autograd_tutor as torch
+    >>> torch.tensor([[3., 1., 2.], [0., 5., 5.]]).mode(1)
+    torch.return_types.mode(
+    values=tensor([1., 5.]),
+    indices=tensor([1, 2]))
+    """
+    d = _dim(dim, self.ndim)
+    data = self._data if self.ndim else self._data.reshape(1)
+    if data.shape[d] == 0:
+        raise IndexError(f"mode(): Expected reduction dim {d} to have non-zero size.")
+    picked = np.array([mode_of(row)[1] for row in _by_rows(data, d).tolist()], np.int64)
+    picked = _back(picked, data.shape, d)
+    indices = Tensor._make(picked.reshape(()) if not self.ndim else picked if keepdim else picked.squeeze(d))
+    values = ModeBackward0.apply(self, dim=d, keepdim=keepdim, indices=indices)
+    return return_types.mode((shown(values, dim=dim), indices))
 
 
 def nansum(self, dim=None, keepdim=False, *, dtype=None):

@@ -20,7 +20,7 @@ __all__ = ["SumBackward0", "SumBackward1", "MeanBackward0", "MeanBackward1", "Ma
            "ProdBackward1", "CumsumBackward0", "VarBackward0", "StdBackward0", "AmaxBackward0", "AminBackward0",
            "LogsumexpBackward0", "CumprodBackward0", "lower_median", "median_indices", "MedianBackward0",
            "MedianBackward1", "running_extreme", "CummaxBackward0", "CumminBackward0", "LogcumsumexpBackward0",
-           "KthvalueBackward0", "NansumBackward0"]
+           "KthvalueBackward0", "ModeBackward0", "NansumBackward0"]
 
 
 class SumBackward0(Function):
@@ -659,6 +659,10 @@ class LogcumsumexpBackward0(Function):
 
 class KthvalueBackward0(MaxBackward0):
     """values = the k-th smallest entry along dim;  each value's gradient goes to the entry it came from."""
+
+
+class ModeBackward0(MaxBackward0):
+    """values = the most frequent entry along dim;  each value's gradient goes to the entry its index names."""
 
 
 class NansumBackward0(Function):
