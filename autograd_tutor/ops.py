@@ -38,7 +38,9 @@ TAKES_OUT = frozenset({
     "acos", "arctan", "arcsin", "arccos", "sinh", "cosh", "erf", "cumsum", "cumprod", "logcumsumexp", "var", "std",
     "gather", "amax", "amin", "logsumexp", "nansum", "nanmean", "softmax", "log_softmax", "argmax", "argmin", "diag",
     "tril", "triu", "any", "all", "nonzero", "remainder", "fmod", "floor_divide", "index_select", "masked_select",
-    "addcmul", "addcdiv", "lerp", "msort", "cross", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not"})
+    "addcmul", "addcdiv", "lerp", "msort", "cross", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not",
+    "multiply", "divide", "true_divide", "subtract", "negative", "absolute", "not_equal", "less", "less_equal",
+    "greater", "greater_equal", "count_nonzero"})
 SAME_DTYPE_OUT = frozenset({"matmul", "mm", "bmm"})
 
 
@@ -329,3 +331,14 @@ __all__ += ["xlogy"]
 __all__ += ["cross", "svd", "histogram", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not"]
 cross, svd, histogram, bitwise_and, bitwise_or, bitwise_xor, bitwise_not = (
     _method(n) for n in ("cross", "svd", "histogram", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not"))
+
+
+# ---- NumPy's names that torch has too: the same operations, the same nodes (``torch.concatenate`` is ``cat``)
+_NUMPY_STYLE = ("multiply", "divide", "true_divide", "subtract", "negative", "absolute", "not_equal", "less",
+                "less_equal", "greater", "greater_equal", "swapaxes", "swapdims", "ravel", "fliplr", "flipud",
+                "argwhere", "count_nonzero", "narrow", "select")
+__all__ += [*_NUMPY_STYLE, "concatenate"]
+(multiply, divide, true_divide, subtract, negative, absolute, not_equal, less, less_equal, greater, greater_equal,
+ swapaxes, swapdims, ravel, fliplr, flipud, argwhere, count_nonzero, narrow, select) = (
+    _method(n) for n in _NUMPY_STYLE)
+concatenate = cat

@@ -25,6 +25,34 @@ NUMPY_NAMES = {
         y.sum().backward()
         print(y, x.grad)
     """,
+    "numpy-names-on-more-functions": """
+        t = torch.arange(12.).reshape(3, 4)
+        print(t.size(axis=0), t.size(dim=1), t.kthvalue(2, axis=1), t.mode(axis=1).indices)
+        print(t.cummax(axis=1).indices[0], t.cummin(axis=0).values[0], t.nansum(axis=0), t.nanmean(axis=0))
+        print(t.logcumsumexp(axis=1)[0], t.aminmax(axis=0), torch.kthvalue(t, 1, axis=0).values)
+        print(torch.cummax(t, axis=0).indices[1], torch.mode(t, axis=0).values, torch.nansum(t, axis=1, keepdims=True))
+        with expect(): t.size(0, axis=0)
+        with expect(): t.unflatten(axis=1, sizes=(2, 2))
+    """,
+    "numpy-style-function-names": """
+        # torch's own aliases of NumPy's names: each the same operation, the same node
+        t = torch.arange(12., requires_grad=True).reshape(3, 4)
+        for r in [t.swapaxes(0, 1), t.swapdims(0, 1), torch.swapaxes(t, 0, 1), torch.swapdims(t, 1, 0),
+                  torch.concatenate([t, t], axis=0), torch.concatenate([t, t], 1), t.multiply(2), torch.multiply(t, t),
+                  t.divide(2), torch.divide(t, t + 1), torch.true_divide(t, 2), t.subtract(1), torch.subtract(t, t, alpha=2),
+                  t.negative(), torch.negative(t), t.absolute(), torch.absolute(t), t.ravel(), torch.ravel(t.T),
+                  t.fliplr(), torch.flipud(t), torch.narrow(t, 0, 1, 2), torch.select(t, 1, 2), t.moveaxis(0, 1),
+                  torch.moveaxis(t, 1, 0)]:
+            print(r.shape, r.grad_fn.name(), r.sum().item())
+        for r in [t.greater(2), torch.greater_equal(t, 2), t.less(3), torch.less_equal(t, 3), t.not_equal(4),
+                  torch.not_equal(t, t), t.argwhere()[:3], torch.argwhere(t > 8), t.count_nonzero(), t.count_nonzero(0),
+                  torch.count_nonzero(t, dim=(0, 1)), torch.count_nonzero(t, axis=1)]:
+            print(r)
+        print(torch.multiply(t.detach(), 2, out=torch.empty(3, 4))[0], torch.greater(t.detach(), 5, out=torch.empty(0, dtype=torch.bool))[1])
+        with expect(): torch.ones(3).fliplr()
+        with expect(): torch.tensor(1.).flipud()
+        graph(torch.ravel(t.T))
+    """,
     "refused": """
         t = torch.arange(6.).reshape(2, 3)
         with expect(): t.sum(dim=0, axis=0)

@@ -96,6 +96,10 @@ class ElementwiseMethods:
     def sqrt(self):
         return SqrtBackward0.apply(self)
 
+    def absolute(self):
+        """NumPy's name for :meth:`abs` (AbsBackward0)."""
+        return self.abs()
+
     def abs(self):
         return AbsBackward0.apply(self)
 
