@@ -53,6 +53,18 @@ NUMPY_NAMES = {
         with expect(): torch.tensor(1.).flipud()
         graph(torch.ravel(t.T))
     """,
+    "round-to-decimals-and-constants": """
+        x = torch.tensor([0.12345, -2.5, 1234.5678, 0.5, 1.5, 2.675, -0.05], requires_grad=True)
+        for d in (0, 1, 2, 3, -1, -2):
+            r = x.round(decimals=d)
+            print(d, r, r.grad_fn.name())
+        print(torch.round(x.detach(), decimals=1), x.double().round(decimals=3), x.round().grad_fn.name())
+        x.round(decimals=1).sum().backward()
+        print(x.grad)
+        with expect(): torch.tensor([1, 2]).round(decimals=1)
+        with expect(): x.round(2)
+        print(torch.pi, torch.e, torch.inf, torch.nan, type(torch.pi).__name__, torch.tensor(torch.pi))
+    """,
     "refused": """
         t = torch.arange(6.).reshape(2, 3)
         with expect(): t.sum(dim=0, axis=0)
