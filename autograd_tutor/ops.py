@@ -188,11 +188,11 @@ def stack(tensors, dim=0) -> Tensor:
 
 # ---- layers-wip: stacking, splitting, rolling, median and more (one block)
 _EXTRA = ("atan2", "arctan2", "cumprod", "index_select", "masked_select", "roll", "tile", "movedim", "moveaxis",
-          "median", "tensor_split", "sigmoid_", "tanh_", "exp_", "sqrt_", "rsqrt_", "log_", "abs_", "sin_", "cos_",
-          "reciprocal_", "square_", "neg_")
+          "median", "nanmedian", "tensor_split", "sigmoid_", "tanh_", "exp_", "sqrt_", "rsqrt_", "log_", "abs_",
+          "sin_", "cos_", "reciprocal_", "square_", "neg_")
 __all__ += [*_EXTRA, "vstack", "hstack", "atleast_1d", "atleast_2d", "repeat_interleave", "bernoulli"]
-(atan2, arctan2, cumprod, index_select, masked_select, roll, tile, movedim, moveaxis, median, tensor_split, sigmoid_,
- tanh_, exp_, sqrt_, rsqrt_, log_, abs_, sin_, cos_, reciprocal_, square_, neg_) = (_method(n) for n in _EXTRA)
+(atan2, arctan2, cumprod, index_select, masked_select, roll, tile, movedim, moveaxis, median, nanmedian, tensor_split,
+ sigmoid_, tanh_, exp_, sqrt_, rsqrt_, log_, abs_, sin_, cos_, reciprocal_, square_, neg_) = (_method(n) for n in _EXTRA)
 
 
 @numpy_names

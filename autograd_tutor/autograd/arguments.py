@@ -182,7 +182,7 @@ def _running(k: int, want, have) -> str:
 #: The functions with two results that take ``out=(a, b)``: where torch's parser counts ``out`` among the
 #: arguments (its errors name that position), and how its kernel words an ``out`` of the wrong dtype.
 TAKES_OUTS = {"max": (3, _exact), "min": (3, _exact), "sort": (3, _exact), "topk": (5, _exact),
-              "aminmax": (3, _exact), "kthvalue": (4, _kthvalue), "median": (3, _median), "mode": (3, _mode),
+              "aminmax": (3, _exact), "kthvalue": (4, _kthvalue), "median": (3, _median), "nanmedian": (3, _median), "mode": (3, _mode),
               "cummax": (2, _running), "cummin": (2, _running)}
 
 

@@ -86,7 +86,7 @@ class return_types:
     svd = _return_type("svd", ("U", "S", "V"))
     linalg_svd = _return_type("linalg_svd", ("U", "S", "Vh"))
     histogram = _return_type("histogram", ("hist", "bin_edges"))
-    mode = _return_type("mode")
+    mode, nanmedian, nanmedian_out = (_return_type(n) for n in ("mode", "nanmedian", "nanmedian_out"))
     # what the functions with ``out=(values, indices)`` return (autograd/arguments.py)
     max_out, min_out, sort_out, topk_out, mode_out = (_return_type(n) for n in ("max_out", "min_out", "sort_out",
                                                                                 "topk_out", "mode_out"))

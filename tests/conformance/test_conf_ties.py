@@ -1,4 +1,4 @@
-"""Which of several equal entries ``kthvalue``, ``median(dim)`` and ``mode`` name on the CPU, and where their
+"""Which of several equal entries ``kthvalue``, ``median(dim)``, ``nanmedian(dim)`` and ``mode`` name on the CPU, and where their
 gradient goes (issue 14): median breaks ties by position, kthvalue names the entry torch's quickselect lands on,
 mode the last of its value's run after torch's ``std::sort`` (in position order up to 16 entries, shuffled by the
 introsort beyond)."""
@@ -34,6 +34,23 @@ CASES = {
         print(x.median(1), x.median(0))
         x.median(1).values.sum().backward()
         print(x.grad)
+    """,
+    "nanmedian": """
+        nan = float("nan")
+        x = torch.tensor([[nan, 1., 3., nan, 2.], [nan] * 5, [2., 2., nan, 2., 1.], [5., 4., 3., 2., 1.]],
+                         requires_grad=True)
+        r = x.nanmedian(1)
+        print(r, x.nanmedian(), torch.nanmedian(x, 0, keepdim=True))
+        graph(r.values)
+        r.values.nansum().backward()
+        print(x.grad)
+        y = torch.tensor([nan, 1., 1., nan, 3.], requires_grad=True)
+        z = y.nanmedian()
+        z.backward()
+        print(z, y.grad, torch.tensor([1, 3, 2]).nanmedian(), torch.tensor([[1, 3, 2]]).nanmedian(1))
+        print([torch.tensor([nan] * k).nanmedian(0).indices.item() for k in range(1, 40)])
+        print(torch.nanmedian(x.detach(), 1, out=(torch.empty(0), torch.empty(0, dtype=torch.long))))
+        with expect(): torch.nanmedian(x.detach(), 1, out=(torch.empty(0), torch.empty(0)))
     """,
     "mode-with-ties": """
         x = torch.tensor([[3., 1., 2.], [0., 5., 5.], [4., 4., 7.], [1., 2., 3.]], requires_grad=True)

@@ -13,6 +13,7 @@ from ..ops.reductions import (AmaxBackward0, AminBackward0, CummaxBackward0, Cum
                               CumsumBackward0, KthvalueBackward0, LinalgVectorNormBackward0, LogcumsumexpBackward0,
                               LogsumexpBackward0, MaxBackward0, MaxBackward1, MeanBackward0, MeanBackward1,
                               median_indices, MedianBackward0, MedianBackward1, MinBackward0, MinBackward1,
+                              nan_median_indices, NanmedianBackward0, NanmedianBackward1,
                               ModeBackward0,
                               NansumBackward0, ProdBackward0, ProdBackward1, running_extreme, StdBackward0,
                               SumBackward0, SumBackward1, VarBackward0)
@@ -253,19 +254,29 @@ class ReductionsMethods:
 
     def median(self, dim=None, keepdim=False):
         """The lower median (the smaller middle value for an even count) of all entries, or along ``dim``
-        with the index it was found at, as ``torch.return_types.median(values, indices)``."""
+        with the index it was found at, as ``torch.return_types.median(values, indices)``; nan if there is one."""
+        return self._median("median", dim, keepdim)
+
+    def nanmedian(self, dim=None, keepdim=False):
+        """As :meth:`median`, of the entries that are not nan (nan for a row of nans only)."""
+        return self._median("nanmedian", dim, keepdim)
+
+    def _median(self, name: str, dim, keepdim: bool):
         d = self._data
         if d.dtype == np.bool_:
             raise NotImplementedError(f"\"{'median_cpu' if dim is None else 'median_out'}\" not implemented for 'Bool'")
+        ignore_nan = name == "nanmedian"
         if dim is None:
-            return MedianBackward0.apply(self)
+            return (NanmedianBackward0 if ignore_nan else MedianBackward0).apply(self)
         if isinstance(dim, bool) or not isinstance(dim, numbers.Integral):
-            raise TypeError(f"median(): argument 'dim' (position 1) must be int, not {type(dim).__name__}")
+            raise TypeError(f"{name}(): argument 'dim' (position 1) must be int, not {type(dim).__name__}")
         axis = _dim(dim, self.ndim)
         if d.ndim and d.shape[axis] == 0:
-            raise IndexError(f"median(): Expected reduction dim {axis} to have non-zero size.")
-        idx = median_indices(d, axis) if d.ndim else np.zeros((), np.int64)
+            raise IndexError(f"{name}(): Expected reduction dim {axis} to have non-zero size.")
+        find = nan_median_indices if ignore_nan else median_indices
+        idx = find(d, axis) if d.ndim else np.zeros((), np.int64)
         indices = Tensor._make(idx if keepdim or not d.ndim else idx.squeeze(axis))
-        values = shown(MedianBackward1.apply(self, dim=axis, keepdim=keepdim, indices=indices), dim=dim)
-        return return_types.median((values, indices))
+        node = NanmedianBackward1 if ignore_nan else MedianBackward1
+        values = shown(node.apply(self, dim=axis, keepdim=keepdim, indices=indices), dim=dim)
+        return getattr(return_types, name)((values, indices))
 
