@@ -33,6 +33,8 @@ NUMPY_NAMES = {
         print(torch.cummax(t, axis=0).indices[1], torch.mode(t, axis=0).values, torch.nansum(t, axis=1, keepdims=True))
         with expect(): t.size(0, axis=0)
         with expect(): t.unflatten(axis=1, sizes=(2, 2))
+        with expect(): t.flip(dims=0)
+        print(t.flip(0)[0], t.flip(dims=(0,))[0], t.flip(dims=[0, 1])[0])
     """,
     "numpy-style-function-names": """
         # torch's own aliases of NumPy's names: each the same operation, the same node

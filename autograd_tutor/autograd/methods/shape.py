@@ -91,6 +91,8 @@ class ShapeMethods:
 
     def flip(self, *args, dims=None):
         """The entries in reverse order along each of ``dims``: ``x.flip(0)``, ``x.flip(0, 1)``, ``x.flip([0, 1])``."""
+        if isinstance(dims, numbers.Integral):  # by keyword torch's parser wants a sequence
+            raise TypeError(f"flip(): argument 'dims' must be tuple of ints, not {type(dims).__name__}")
         dims = _int_args(args, dims, "flip", "dims")
         return shown(FlipBackward0.apply(self, dims=self._dims(dims) if dims else ()), dims=tuple(dims))
 
