@@ -35,6 +35,8 @@ from .legacy import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTens
 
 __version__ = "0.1.0"
 
+from math import e, inf, nan, pi  # noqa: E402  (torch.pi, torch.e, torch.inf, torch.nan: Python floats, as torch's)
+
 __all__ = ["autograd", "events", "Tensor", "Size", "return_types", "dtype", "tensor", "as_tensor", "from_numpy",
            "ones", "zeros", "empty", "full", "ones_like", "zeros_like", "empty_like", "full_like", "arange",
            "linspace", "eye", "rand", "randn", "randint", "randperm", "normal", "rand_like", "randn_like",
@@ -46,7 +48,7 @@ __all__ = ["autograd", "events", "Tensor", "Size", "return_types", "dtype", "ten
            "float64", "double", "int8", "int16", "short", "int32", "int", "int64", "long", "uint8", "bool",
            "linalg", "nn", "optim", "profiler", "special", "utils", "serialization", "save", "load", "FloatTensor",
            "DoubleTensor", "HalfTensor", "LongTensor", "IntTensor", "ShortTensor", "CharTensor", "ByteTensor",
-           "BoolTensor", *_ops_all]
+           "BoolTensor", "pi", "e", "inf", "nan", *_ops_all]
 
 
 def load_ipython_extension(ipython) -> None:

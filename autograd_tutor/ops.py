@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._einsum import einsum
-from .autograd.arguments import numpy_names, takes_out
+from .autograd.arguments import numpy_names, takes_out, takes_outs, TAKES_OUTS
 from .autograd.ops.arithmetic import RsubBackward0, RsubBackward1
 from .autograd.ops.selection import WhereBackward0
 from .autograd.ops.linalg import CdistBackward0
@@ -38,7 +38,9 @@ TAKES_OUT = frozenset({
     "acos", "arctan", "arcsin", "arccos", "sinh", "cosh", "erf", "cumsum", "cumprod", "logcumsumexp", "var", "std",
     "gather", "amax", "amin", "logsumexp", "nansum", "nanmean", "softmax", "log_softmax", "argmax", "argmin", "diag",
     "tril", "triu", "any", "all", "nonzero", "remainder", "fmod", "floor_divide", "index_select", "masked_select",
-    "addcmul", "addcdiv", "lerp", "msort", "cross", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not"})
+    "addcmul", "addcdiv", "lerp", "msort", "cross", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not",
+    "multiply", "divide", "true_divide", "subtract", "negative", "absolute", "not_equal", "less", "less_equal",
+    "greater", "greater_equal", "count_nonzero"})
 SAME_DTYPE_OUT = frozenset({"matmul", "mm", "bmm"})
 
 
@@ -49,6 +51,8 @@ def _method(name: str):
     fn.__doc__ = f"``torch.{name}(input, ...)`` is ``input.{name}(...)``."
     if name in TAKES_OUT:
         fn = takes_out(fn, same_dtype=name in SAME_DTYPE_OUT)
+    elif name in TAKES_OUTS:
+        fn = takes_outs(fn, name)
     return numpy_names(fn)
 
 
@@ -184,11 +188,11 @@ def stack(tensors, dim=0) -> Tensor:
 
 # ---- layers-wip: stacking, splitting, rolling, median and more (one block)
 _EXTRA = ("atan2", "arctan2", "cumprod", "index_select", "masked_select", "roll", "tile", "movedim", "moveaxis",
-          "median", "tensor_split", "sigmoid_", "tanh_", "exp_", "sqrt_", "rsqrt_", "log_", "abs_", "sin_", "cos_",
-          "reciprocal_", "square_", "neg_")
+          "median", "nanmedian", "tensor_split", "sigmoid_", "tanh_", "exp_", "sqrt_", "rsqrt_", "log_", "abs_",
+          "sin_", "cos_", "reciprocal_", "square_", "neg_")
 __all__ += [*_EXTRA, "vstack", "hstack", "atleast_1d", "atleast_2d", "repeat_interleave", "bernoulli"]
-(atan2, arctan2, cumprod, index_select, masked_select, roll, tile, movedim, moveaxis, median, tensor_split, sigmoid_,
- tanh_, exp_, sqrt_, rsqrt_, log_, abs_, sin_, cos_, reciprocal_, square_, neg_) = (_method(n) for n in _EXTRA)
+(atan2, arctan2, cumprod, index_select, masked_select, roll, tile, movedim, moveaxis, median, nanmedian, tensor_split,
+ sigmoid_, tanh_, exp_, sqrt_, rsqrt_, log_, abs_, sin_, cos_, reciprocal_, square_, neg_) = (_method(n) for n in _EXTRA)
 
 
 @numpy_names
@@ -275,10 +279,10 @@ def bernoulli(input, p=None, *, generator=None) -> Tensor:
 
 # ---- ops2: writing at indices, running along a dim, nan-aware sums (Tensor methods of index_methods.py)
 _INDEXED = ("scatter", "scatter_add", "index_add", "index_fill", "masked_scatter", "cummax", "cummin", "logcumsumexp",
-            "kthvalue", "nansum", "nanmean", "unflatten")
+            "kthvalue", "mode", "nansum", "nanmean", "unflatten")
 __all__ += list(_INDEXED)
-(scatter, scatter_add, index_add, index_fill, masked_scatter, cummax, cummin, logcumsumexp, kthvalue, nansum, nanmean,
- unflatten) = (_method(n) for n in _INDEXED)
+(scatter, scatter_add, index_add, index_fill, masked_scatter, cummax, cummin, logcumsumexp, kthvalue, mode, nansum,
+ nanmean, unflatten) = (_method(n) for n in _INDEXED)
 
 
 def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary") -> Tensor:
@@ -327,3 +331,14 @@ __all__ += ["xlogy"]
 __all__ += ["cross", "svd", "histogram", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not"]
 cross, svd, histogram, bitwise_and, bitwise_or, bitwise_xor, bitwise_not = (
     _method(n) for n in ("cross", "svd", "histogram", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not"))
+
+
+# ---- NumPy's names that torch has too: the same operations, the same nodes (``torch.concatenate`` is ``cat``)
+_NUMPY_STYLE = ("multiply", "divide", "true_divide", "subtract", "negative", "absolute", "not_equal", "less",
+                "less_equal", "greater", "greater_equal", "swapaxes", "swapdims", "ravel", "fliplr", "flipud",
+                "argwhere", "count_nonzero", "narrow", "select")
+__all__ += [*_NUMPY_STYLE, "concatenate"]
+(multiply, divide, true_divide, subtract, negative, absolute, not_equal, less, less_equal, greater, greater_equal,
+ swapaxes, swapdims, ravel, fliplr, flipud, argwhere, count_nonzero, narrow, select) = (
+    _method(n) for n in _NUMPY_STYLE)
+concatenate = cat

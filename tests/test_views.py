@@ -85,3 +85,54 @@ def test_gradients_after_an_in_place_change_of_a_view_are_torch_s(seed, op, view
     if ours[1] is not None:
         np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-12)
     assert ours[2:] == theirs[2:]
+
+
+def _graph_names(t) -> list:
+    """The node names below ``t``'s grad_fn, depth first (None for an edge to nothing)."""
+    names, stack = [], [t.grad_fn]
+    while stack:
+        node = stack.pop()
+        names.append(None if node is None else node.name())
+        if node is not None:
+            stack.extend(n for n, _ in reversed(node.next_functions))
+    return names
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2 ** 31 - 1), st.sampled_from(OPS), st.sampled_from(["[1]", "[:, 1:3]", ".t()[2]",
+                                                                               "[0, ::2]", ".view(12)[3:9]"]))
+def test_second_derivatives_through_an_in_place_change_of_a_view_are_torch_s(seed, op, view):
+    """As above, differentiated twice: the gradient made with create_graph=True has torch's graph (CopySlices'
+    backward recorded as copy_, as_strided and clone, as torch records it) and its gradient torch's values."""
+    rng = np.random.default_rng(seed)
+    x0, coef = rng.uniform(0.1, 1.0, (3, 4)), rng.uniform(-1, 1, (3, 4))
+    results = []
+    for lib in (at, torch):
+        x = lib.tensor(x0, requires_grad=True)
+        y = x * x
+        v = eval("y" + view)
+        w = lib.tensor(np.full(tuple(v.shape), 0.7), requires_grad=True)
+        eval("v." + op)
+        loss = (y * y * lib.tensor(coef)).sum() + (v * v * v).sum()
+        gx, gw = lib.autograd.grad(loss, (x, w), create_graph=True, allow_unused=True)
+        second = lib.autograd.grad((gx * gx).sum() + (0 if gw is None else gw.sum()), (x, w), allow_unused=True)
+        results.append((gx.detach().numpy(), _graph_names(gx), [None if s is None else s.numpy() for s in second]))
+    ours, theirs = results
+    np.testing.assert_allclose(ours[0], theirs[0], rtol=1e-12)
+    assert ours[1] == theirs[1]
+    for a, b in zip(ours[2], theirs[2]):
+        assert (a is None) == (b is None)
+        if a is not None:
+            np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12)
+
+
+def test_second_derivative_through_a_view_of_a_base_with_gaps_is_refused_clearly():
+    """A base whose memory has gaps (only ``from_numpy`` of a strided array makes one, torch refuses it there): no
+    layout to copy the gradient into, so create_graph=True raises; a first derivative still works."""
+    x = at.tensor([1., 2., 3.], requires_grad=True)
+    y = at.from_numpy(np.ones(6)[::2])
+    y[1:].mul_(x[1:] * x[1:])
+    assert y.grad_fn.name() == "torch::autograd::CopySlices"
+    with pytest.raises(NotImplementedError, match="create_graph=True"):
+        at.autograd.grad(y.sum(), x, create_graph=True)
+    assert at.autograd.grad(y.sum(), x)[0].tolist() == [0., 4., 6.]

@@ -87,6 +87,13 @@ class return_types:
     svd = _return_type("svd", ("U", "S", "V"))
     linalg_svd = _return_type("linalg_svd", ("U", "S", "Vh"))
     histogram = _return_type("histogram", ("hist", "bin_edges"))
+    mode, nanmedian, nanmedian_out = (_return_type(n) for n in ("mode", "nanmedian", "nanmedian_out"))
+    # what the functions with ``out=(values, indices)`` return (autograd/arguments.py)
+    max_out, min_out, sort_out, topk_out, mode_out = (_return_type(n) for n in ("max_out", "min_out", "sort_out",
+                                                                                "topk_out", "mode_out"))
+    cummax_out, cummin_out, kthvalue_out, median_out = (_return_type(n) for n in ("cummax_out", "cummin_out",
+                                                                                  "kthvalue_out", "median_out"))
+    aminmax_out = _return_type("aminmax_out", ("min", "max"))
 
 
 _warned_once: set = set()

@@ -341,6 +341,59 @@ CASES = {
         TooFew.apply(x).sum().backward()
         print(x.grad)
     """,
+    "create-graph-through-copy-slices": """
+        x = torch.tensor([1., 2., 3.], requires_grad=True)
+        y = x * 1
+        v = y[1:]
+        v.mul_(x[1:])
+        g, = torch.autograd.grad(y.sum(), x, create_graph=True)
+        print(g)
+        graph(g)
+        g.sum().backward()
+        print(x.grad)
+    """,
+    "create-graph-through-copy-slices-and-as-strided": """
+        x = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True)
+        y = x * 1
+        v = y[:, 1]
+        v.exp_()
+        w = y[0]
+        print(v.grad_fn, w.grad_fn)
+        g, = torch.autograd.grad((v * v).sum() + (y ** 3).sum() + (w * 2).sum(), x, create_graph=True)
+        print(g)
+        graph(g)
+        h, = torch.autograd.grad(g.sum(), x, create_graph=True)
+        print(h)
+        graph(h)
+        print(torch.autograd.grad(h.sum(), x))
+    """,
+    "create-graph-through-an-accumulated-slice": """
+        C = torch.tensor([[0.5, -1.], [2., 0.25], [1., 1.5]], requires_grad=True)
+        w = C * 2
+        w[1] += C[0] * C[0]
+        w[[0, 2]] *= C[1]
+        g, = torch.autograd.grad(w.pow(2).sum(), C, create_graph=True)
+        print(g)
+        graph(g)
+        print(torch.autograd.grad(g.sum(), C))
+        z = torch.zeros(3)
+        z[1:].add_(C[0] * C[2, 0])
+        g, = torch.autograd.grad((z * z).sum(), C, create_graph=True)
+        print(g)
+        graph(g)
+        print(torch.autograd.grad(g.sum(), C))
+    """,
+    "saved-original-of-an-in-place-op-is-a-clone": """
+        x = torch.tensor([1., 2., 3.], requires_grad=True)
+        y = x * 1
+        y.mul_(x)
+        y.div_(x + 1)
+        y.clamp_(0.1, 1.)
+        g, = torch.autograd.grad(y.sum(), x, create_graph=True)
+        print(g)
+        graph(g)
+        print(torch.autograd.grad(g.sum(), x))
+    """,
 }
 
 

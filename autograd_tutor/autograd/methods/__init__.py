@@ -41,4 +41,6 @@ for _module in FAMILIES:
         if _name not in CLASS_ATTRIBUTES and not (_name == "__hash__" and _value is None):
             _attach(_name, _value, _class.__name__)
     for _name in _module.__all__:
-        setattr(Tensor, _name, getattr(_module, _name))
+        _value = getattr(_module, _name)
+        setattr(Tensor, _name, _value if _name in WITHOUT_NUMPY_NAMES else numpy_names(_value))
+Tensor.size = numpy_names(Tensor.size)  # ``t.size(axis=0)``, as torch's parser reads it

@@ -193,6 +193,9 @@ class ArithmeticMethods:
     def neg(self):
         return -self
 
+    # NumPy's names, which torch has too: the same nodes (MulBackward0, DivBackward0...)
+    multiply, divide, true_divide, subtract, negative = mul, div, div, sub, neg
+
     def reciprocal(self):
         return ReciprocalBackward0.apply(self)
 

@@ -34,6 +34,15 @@ class ComparisonMethods:
             return tuple(Tensor._make(i.astype(np.int64)) for i in np.nonzero(np.atleast_1d(self._data)))
         return Tensor._make(np.argwhere(self._data).astype(np.int64))
 
+    def argwhere(self):
+        """NumPy's name for ``nonzero()``: one row of indices per non-zero entry."""
+        return self.nonzero()
+
+    def count_nonzero(self, dim=None):
+        """How many entries are not zero (along ``dim``, one int or several): int64, never recorded."""
+        d = self._data != 0
+        return Tensor._make(np.asarray(d.sum(axis=None if dim is None else self._dims(dim)), np.int64))
+
     def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
         """|self - other| <= atol + rtol * |other|, elementwise (equal infinities too; nan only with equal_nan)."""
         if not isinstance(other, Tensor):
@@ -76,6 +85,7 @@ class ComparisonMethods:
         return self._compare(other, np.greater_equal)
 
     eq, ne, lt, le, gt, ge = __eq__, __ne__, __lt__, __le__, __gt__, __ge__
+    not_equal, less, less_equal, greater, greater_equal = ne, lt, le, gt, ge  # NumPy's names, torch's too
 
     def __invert__(self):
         if self._data.dtype.kind not in "biu":

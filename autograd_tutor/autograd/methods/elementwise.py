@@ -11,7 +11,7 @@ from ..ops.elementwise import (AbsBackward0, AcosBackward0, AsinBackward0, Atan2
                                ClampMinBackward0, ClampMinBackward1, CosBackward0, CoshBackward0, ErfBackward0,
                                ExpBackward0, Expm1Backward0, FloorBackward0, FracBackward0, Log10Backward0,
                                Log1PBackward0, Log2Backward0, LogBackward0, MaximumBackward0, MinimumBackward0,
-                               ReluBackward0, RoundBackward0, RsqrtBackward0, SigmoidBackward0, SignBackward0,
+                               ReluBackward0, RoundBackward0, RoundBackward1, RsqrtBackward0, SigmoidBackward0, SignBackward0,
                                SinBackward0, SinhBackward0, SqrtBackward0, TanBackward0, TanhBackward0, TruncBackward0)
 from ..tensor import _broadcast_shape, _dim, _wrap, Tensor
 from .arithmetic import _binary
@@ -63,8 +63,16 @@ class ElementwiseMethods:
     def sign(self):
         return SignBackward0.apply(self)
 
-    def round(self):
-        return RoundBackward0.apply(self)
+    def round(self, *args, decimals=None):
+        """To the nearest integer, halves to even (``RoundBackward0``); with ``decimals`` (by keyword), to that
+        many places (``RoundBackward1``, for float tensors only, as in torch)."""
+        if args:  # torch's parser words it so
+            raise TypeError(f"round() takes from 1 to 0 positional arguments but {len(args)} were given")
+        if decimals is None:
+            return RoundBackward0.apply(self)
+        if self._data.dtype.kind != "f":
+            raise NotImplementedError(f'"round_cpu" not implemented for \'{kind_name(self._data)}\'')
+        return RoundBackward1.apply(self, decimals=decimals)
 
     def floor(self):
         return FloorBackward0.apply(self)
@@ -95,6 +103,10 @@ class ElementwiseMethods:
 
     def sqrt(self):
         return SqrtBackward0.apply(self)
+
+    def absolute(self):
+        """NumPy's name for :meth:`abs` (AbsBackward0)."""
+        return self.abs()
 
     def abs(self):
         return AbsBackward0.apply(self)

@@ -14,7 +14,7 @@ from ..dtypes import LEGACY_NAMES
 from ..function import SavedTensor
 from ..ops.copies import CopyBackwards, FillBackward2, FillBackward3, ZeroBackward0
 from ..ops.numerics import _promote
-from ..ops.views import rebase, refusal, SavedViewResult
+from ..ops.views import rebase, refusal, save_original, SavedViewResult
 from ..tensor import _broadcast_shape, _wrap, LEAF_INPLACE, Tensor, VIEW_OF_LEAF_INPLACE
 from ..tracebacks import ENGINE_FRAME
 
@@ -119,8 +119,12 @@ class InplaceMethods:
         result = compute(before)
         self._become(result)
         node = result._grad_fn
-        if node is not None and type(node._saved.get("result")) is SavedTensor:  # not packed by saved-tensor hooks
+        if node is None:
+            return self
+        if type(node._saved.get("result")) is SavedTensor:  # not packed by saved-tensor hooks
             node._saved["result"] = SavedTensor(self, True) if self._base is None else SavedViewResult(self)
+        if before._requires_grad:
+            save_original(node, before)
         return self
 
     def _update(self, ufunc, other):

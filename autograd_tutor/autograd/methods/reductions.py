@@ -13,12 +13,15 @@ from ..ops.reductions import (AmaxBackward0, AminBackward0, CummaxBackward0, Cum
                               CumsumBackward0, KthvalueBackward0, LinalgVectorNormBackward0, LogcumsumexpBackward0,
                               LogsumexpBackward0, MaxBackward0, MaxBackward1, MeanBackward0, MeanBackward1,
                               median_indices, MedianBackward0, MedianBackward1, MinBackward0, MinBackward1,
+                              nan_median_indices, NanmedianBackward0, NanmedianBackward1,
+                              ModeBackward0,
                               NansumBackward0, ProdBackward0, ProdBackward1, running_extreme, StdBackward0,
                               SumBackward0, SumBackward1, VarBackward0)
+from ..ops.sorting import kthvalue_indices, mode_of
 from ..tensor import _dim, _dim_tuple, return_types, Tensor
 
 # Tensor methods written as functions (they call one another); the class below holds the others
-__all__ = ["cummax", "cummin", "logcumsumexp", "kthvalue", "nansum", "nanmean"]
+__all__ = ["cummax", "cummin", "logcumsumexp", "kthvalue", "mode", "nansum", "nanmean"]
 
 
 def _running(self, dim, name: str, ufunc, node, ret):
@@ -52,18 +55,59 @@ def logcumsumexp(self, dim):
     return shown(LogcumsumexpBackward0.apply(self, dim=d), dim=dim)
 
 
+def _by_rows(data: np.ndarray, axis: int) -> np.ndarray:
+    """The 1-d slices of ``data`` along ``axis``, one per row of a 2-d array."""
+    return np.moveaxis(data, axis, -1).reshape(-1, data.shape[axis])
+
+
+def _back(per_row: np.ndarray, shape: tuple, axis: int) -> np.ndarray:
+    """One entry per row of :func:`_by_rows` put back in ``shape`` with ``axis`` kept as size 1."""
+    moved = shape[:axis] + shape[axis + 1:] + (1,)
+    return np.moveaxis(per_row.reshape(moved), -1, axis)
+
+
 def kthvalue(self, k, dim=-1, keepdim=False):
-    """The k-th smallest entry along ``dim`` (k from 1) and its index. On ties torch's selection may name another
-    of the equal entries than the first one in order, which is the one given here."""
+    """The k-th smallest entry along ``dim`` (k from 1) and its index. Where that value occurs more than once,
+    the index is the one torch's quickselect lands on (``ops/sorting.py``), not always the first.
+
+    >>> import autograd_tutor as torch
+    >>> torch.tensor([1., 1., 1.]).kthvalue(1)   # the first of the three would be index 0
+    torch.return_types.kthvalue(
+    values=tensor(1.),
+    indices=tensor(1))
+    """
     d = _dim(dim, self.ndim)
     size = self.shape[d] if self.ndim else 1
     if not 1 <= k <= size:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
     data = self._data if self.ndim else self._data.reshape(1)
     picked = np.take(np.argsort(data, axis=d, kind="stable"), [k - 1], axis=d).astype(np.int64)
+    picked = _back(kthvalue_indices(_by_rows(data, d), k, picked.reshape(-1) if d == data.ndim - 1 else
+                                    _by_rows(picked, d)[:, 0]), data.shape, d)
     indices = Tensor._make(picked.reshape(()) if not self.ndim else picked if keepdim else picked.squeeze(d))
     values = KthvalueBackward0.apply(self, dim=d, keepdim=keepdim, indices=indices)
     return return_types.kthvalue((shown(values, dim=dim), indices))
+
+
+def mode(self, dim=-1, keepdim=False):
+    """The most frequent value along ``dim`` (the smallest of those as frequent) and the index of one of its
+    places, the one torch's CPU kernel names (``ops/sorting.py``: the last in order up to 16 entries).
+
+    >>> import autograd_tutor as torch
+    >>> torch.tensor([[3., 1., 2.], [0., 5., 5.]]).mode(1)
+    torch.return_types.mode(
+    values=tensor([1., 5.]),
+    indices=tensor([1, 2]))
+    """
+    d = _dim(dim, self.ndim)
+    data = self._data if self.ndim else self._data.reshape(1)
+    if data.shape[d] == 0:
+        raise IndexError(f"mode(): Expected reduction dim {d} to have non-zero size.")
+    picked = np.array([mode_of(row)[1] for row in _by_rows(data, d).tolist()], np.int64)
+    picked = _back(picked, data.shape, d)
+    indices = Tensor._make(picked.reshape(()) if not self.ndim else picked if keepdim else picked.squeeze(d))
+    values = ModeBackward0.apply(self, dim=d, keepdim=keepdim, indices=indices)
+    return return_types.mode((shown(values, dim=dim), indices))
 
 
 def nansum(self, dim=None, keepdim=False, *, dtype=None):
@@ -210,19 +254,29 @@ class ReductionsMethods:
 
     def median(self, dim=None, keepdim=False):
         """The lower median (the smaller middle value for an even count) of all entries, or along ``dim``
-        with the index it was found at, as ``torch.return_types.median(values, indices)``."""
+        with the index it was found at, as ``torch.return_types.median(values, indices)``; nan if there is one."""
+        return self._median("median", dim, keepdim)
+
+    def nanmedian(self, dim=None, keepdim=False):
+        """As :meth:`median`, of the entries that are not nan (nan for a row of nans only)."""
+        return self._median("nanmedian", dim, keepdim)
+
+    def _median(self, name: str, dim, keepdim: bool):
         d = self._data
         if d.dtype == np.bool_:
             raise NotImplementedError(f"\"{'median_cpu' if dim is None else 'median_out'}\" not implemented for 'Bool'")
+        ignore_nan = name == "nanmedian"
         if dim is None:
-            return MedianBackward0.apply(self)
+            return (NanmedianBackward0 if ignore_nan else MedianBackward0).apply(self)
         if isinstance(dim, bool) or not isinstance(dim, numbers.Integral):
-            raise TypeError(f"median(): argument 'dim' (position 1) must be int, not {type(dim).__name__}")
+            raise TypeError(f"{name}(): argument 'dim' (position 1) must be int, not {type(dim).__name__}")
         axis = _dim(dim, self.ndim)
         if d.ndim and d.shape[axis] == 0:
-            raise IndexError(f"median(): Expected reduction dim {axis} to have non-zero size.")
-        idx = median_indices(d, axis) if d.ndim else np.zeros((), np.int64)
+            raise IndexError(f"{name}(): Expected reduction dim {axis} to have non-zero size.")
+        find = nan_median_indices if ignore_nan else median_indices
+        idx = find(d, axis) if d.ndim else np.zeros((), np.int64)
         indices = Tensor._make(idx if keepdim or not d.ndim else idx.squeeze(axis))
-        values = shown(MedianBackward1.apply(self, dim=axis, keepdim=keepdim, indices=indices), dim=dim)
-        return return_types.median((values, indices))
+        node = NanmedianBackward1 if ignore_nan else MedianBackward1
+        values = shown(node.apply(self, dim=axis, keepdim=keepdim, indices=indices), dim=dim)
+        return getattr(return_types, name)((values, indices))
 

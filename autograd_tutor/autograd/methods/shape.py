@@ -41,6 +41,9 @@ def unflatten(self, dim, sizes):
     return self.view(*self.shape[:d], *sizes, *self.shape[d + 1:])
 
 
+unflatten.__qualname__ = "Tensor.unflatten"  # written in Python in torch, so named in its errors
+
+
 def unfold(self, dimension, size, step):
     """The windows of ``size`` entries, ``step`` apart, along ``dimension``, as a view with one more dim (the
     entries of each window): ``torch.arange(6.).unfold(0, 2, 2)`` is ``[[0, 1], [2, 3], [4, 5]]``."""
@@ -88,6 +91,8 @@ class ShapeMethods:
 
     def flip(self, *args, dims=None):
         """The entries in reverse order along each of ``dims``: ``x.flip(0)``, ``x.flip(0, 1)``, ``x.flip([0, 1])``."""
+        if isinstance(dims, numbers.Integral):  # by keyword torch's parser wants a sequence
+            raise TypeError(f"flip(): argument 'dims' must be tuple of ints, not {type(dims).__name__}")
         dims = _int_args(args, dims, "flip", "dims")
         return shown(FlipBackward0.apply(self, dims=self._dims(dims) if dims else ()), dims=tuple(dims))
 
@@ -283,7 +288,24 @@ class ShapeMethods:
         n = self.ndim
         return shown(TransposeBackward0.apply(self, dim0=_dim(dim0, n), dim1=_dim(dim1, n)), dim0=dim0, dim1=dim1)
 
-    swapaxes = transpose
+    swapaxes = swapdims = transpose
+
+    def ravel(self):
+        """The entries in one row, as torch writes it: ``contiguous().view(-1)`` (a copy first only when the
+        memory is not in row order)."""
+        return self.contiguous().view(-1)
+
+    def fliplr(self):
+        """The columns in reverse order: ``flip(1)``, for 2 or more dims."""
+        if self.ndim < 2:
+            raise RuntimeError("Input must be >= 2-d.")
+        return self.flip(1)
+
+    def flipud(self):
+        """The rows in reverse order: ``flip(0)``, for 1 or more dims."""
+        if self.ndim < 1:
+            raise RuntimeError("Input must be >= 1-d.")
+        return self.flip(0)
 
     def permute(self, *dims):
         dims = _shape_args(dims)

@@ -33,7 +33,7 @@ from ..tracebacks import ENGINE_FRAME
 
 __all__ = ["ExpBackward0", "LogBackward0", "TanhBackward0", "SigmoidBackward0", "ReluBackward0", "SqrtBackward0",
            "AbsBackward0", "SinBackward0", "CosBackward0", "SignBackward0", "ClampBackward1", "MaximumBackward0",
-           "MinimumBackward0", "RoundBackward0", "FloorBackward0", "CeilBackward0", "Log1PBackward0",
+           "MinimumBackward0", "RoundBackward0", "RoundBackward1", "FloorBackward0", "CeilBackward0", "Log1PBackward0",
            "Expm1Backward0", "RsqrtBackward0", "Log2Backward0", "Log10Backward0", "TanBackward0", "AtanBackward0",
            "AsinBackward0", "AcosBackward0", "SinhBackward0", "CoshBackward0", "erf", "ErfBackward0", "TruncBackward0",
            "FracBackward0", "ClampBackward0", "ClampMinBackward0", "ClampMaxBackward0", "ClampMinBackward1",
@@ -297,6 +297,25 @@ class _StepFunction(Function):
 class RoundBackward0(_StepFunction):
     """z = round(x), halves to even;  dz/dx = 0."""
     rounding = staticmethod(np.round)
+
+
+class RoundBackward1(Function):
+    """z = x rounded to ``decimals`` places (halves to even), in x's dtype as torch's kernel computes it:
+    rint(x * 10^d) / 10^d, or rint(x / 10^-d) * 10^-d for negative d;  dz/dx = 0.
+
+    >>> import autograd_tutor as torch
+    >>> torch.tensor([2.675, 1234.5678]).round(decimals=2).tolist()
+    [2.680000066757202, 1234.5699462890625]"""
+
+    @staticmethod
+    def forward(ctx, x, decimals):
+        d = x._data
+        scale = d.dtype.type(10.0 ** abs(decimals))
+        return np.rint(d * scale) / scale if decimals >= 0 else np.rint(d / scale) * scale
+
+    @staticmethod
+    def backward(ctx, g):
+        return _zeros(g)
 
 
 class FloorBackward0(_StepFunction):

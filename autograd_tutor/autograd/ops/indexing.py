@@ -93,7 +93,8 @@ class _SavedList:
 
 
 class IndexPutBackward0(Function):
-    """x[indices] = v with index tensors or masks;  dx = g with the written places zeroed,  dv = g[indices]."""
+    """x[indices] = v with index tensors or masks;  dx = g with the written places zeroed,  dv = g[indices]
+    (under create_graph, written with index_put and index as torch writes it)."""
     saved_names = ("indices",)
 
     @staticmethod
@@ -107,8 +108,12 @@ class IndexPutBackward0(Function):
 
     @staticmethod
     def backward(ctx, g):
-        _needs_array_only(ctx, g, "item assignment")
         key = tuple(slice(None) if i is None else i for i in ctx._unpack("indices", False))
+        if _is_tensor(g):  # as torch: dx = g.index_put(indices, zeros_like(v)),  dv = g.index(indices)
+            tensors = ctx._unpack("indices", True)
+            zeros = Tensor._make(np.zeros(g._data[key].shape, g._data.dtype))
+            return (IndexPutBackward0.apply(g, zeros, key=key, index_tensors=tensors),
+                    IndexBackward0.apply(g, key=key, index_tensors=tensors))
         gx = g.copy()
         gx[key] = 0
         return gx, g[key]

@@ -19,8 +19,9 @@ __all__ = ["SumBackward0", "SumBackward1", "MeanBackward0", "MeanBackward1", "Ma
            "MaxBackward0", "MinBackward0", "LinalgVectorNormBackward0", "vector_norm", "norm_backward", "ProdBackward0",
            "ProdBackward1", "CumsumBackward0", "VarBackward0", "StdBackward0", "AmaxBackward0", "AminBackward0",
            "LogsumexpBackward0", "CumprodBackward0", "lower_median", "median_indices", "MedianBackward0",
-           "MedianBackward1", "running_extreme", "CummaxBackward0", "CumminBackward0", "LogcumsumexpBackward0",
-           "KthvalueBackward0", "NansumBackward0"]
+           "MedianBackward1", "nan_median_indices", "NanmedianBackward0", "NanmedianBackward1", "running_extreme",
+           "CummaxBackward0", "CumminBackward0", "LogcumsumexpBackward0",
+           "KthvalueBackward0", "ModeBackward0", "NansumBackward0"]
 
 
 class SumBackward0(Function):
@@ -582,6 +583,62 @@ class MedianBackward0(Function):
         return MaskedFillBackward1.apply(zeros, g / int(mask.sum()), mask=Tensor._make(mask))
 
 
+def nan_median_indices(d: np.ndarray, axis: int) -> np.ndarray:
+    """Where torch's nanmedian along ``axis`` finds the lower median of each row's numbers: the position that
+    lands at (count - 1) // 2 in a stable sort with nans last; in a row of nans only, the one libstdc++'s
+    ``nth_element`` leaves first when nothing compares (:func:`_first_of_equals`). Keeps ``axis`` (size 1).
+
+    >>> nan = float("nan")
+    >>> nan_median_indices(np.array([[nan, 1., 3., nan, 2.], [nan] * 5]), 1).tolist()
+    [[4], [2]]
+    """
+    n = d.shape[axis]
+    order = np.argsort(d, axis=axis, kind="stable")  # NumPy puts nans last
+    count = n - np.isnan(d).sum(axis=axis, keepdims=True) if d.dtype.kind == "f" else np.full(
+        d.shape[:axis] + (1,) + d.shape[axis + 1:], n)
+    pick = np.take_along_axis(order, np.maximum(count - 1, 0) // 2, axis=axis)
+    return np.where(count == 0, _first_of_equals(n), pick).astype(np.int64)
+
+
+def _first_of_equals(n: int) -> int:
+    """The index ``std::nth_element(first, first, last)`` puts first when no two of the n entries compare
+    (libstdc++'s introselect: a median-of-three that swaps the middle entry to the front, partitions that swap
+    pairs from both ends, down to 3 entries)."""
+    index, first, last = list(range(n)), 0, n
+    while last - first > 3:
+        middle = first + (last - first) // 2
+        index[first], index[middle] = index[middle], index[first]
+        low, high = first + 1, last
+        while True:
+            high -= 1
+            if not low < high:
+                break
+            index[low], index[high] = index[high], index[low]
+            low += 1
+        last = low  # the cut is after position 0, which is the one asked for
+    return index[0]
+
+
+class NanmedianBackward0(Function):
+    """z = the lower median of the entries that are not nan;  the gradient goes to the entries equal to it,
+    shared evenly (all of them, when every entry is nan)."""
+    saves_result = True
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save(self=x)
+        d = x._data.reshape(-1)
+        numbers = d[~np.isnan(d)] if d.dtype.kind == "f" else d
+        return lower_median(numbers) if numbers.size else np.array(np.nan, d.dtype)
+
+    backward = staticmethod(MedianBackward0.backward)
+
+
+class NanmedianBackward1(MaxBackward0):
+    """values = the lower median of each row's numbers along ``dim``;  each value's gradient goes to its entry."""
+
+
 class MedianBackward1(MaxBackward0):
     """values = the lower median along ``dim``;  each value's gradient goes to the entry it came from."""
 
@@ -659,6 +716,10 @@ class LogcumsumexpBackward0(Function):
 
 class KthvalueBackward0(MaxBackward0):
     """values = the k-th smallest entry along dim;  each value's gradient goes to the entry it came from."""
+
+
+class ModeBackward0(MaxBackward0):
+    """values = the most frequent entry along dim;  each value's gradient goes to the entry its index names."""
 
 
 class NansumBackward0(Function):

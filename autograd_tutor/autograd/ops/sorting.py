@@ -1,13 +1,16 @@
-"""Sorting: ``sort``, ``topk``, and ``unique`` / ``unique_consecutive`` (nodes whose backward raises torch's error).
+"""Sorting: ``sort``, ``topk``, and ``unique`` / ``unique_consecutive`` (nodes whose backward raises torch's error);
+and which of several equal entries ``kthvalue`` and ``mode`` name, as torch's CPU kernels do.
 """
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
 from ..function import Function
 from .indexing import scattered_back
 
-__all__ = ["sort_indices", "SortBackward0", "SortBackward1", "TopkBackward0", "Unique2Backward0", "UniqueDimBackward0",
+__all__ = ["sort_indices", "kthvalue_indices", "mode_of", "SortBackward0", "SortBackward1", "TopkBackward0", "Unique2Backward0", "UniqueDimBackward0",
            "UniqueConsecutiveBackward0"]
 
 
@@ -26,6 +29,145 @@ def sort_indices(d: np.ndarray, axis: int, descending: bool) -> np.ndarray:
     n = d.shape[axis]
     ascending = np.argsort(np.flip(d, axis), axis=axis, kind="stable")
     return (n - 1 - np.flip(ascending, axis)).astype(np.int64)
+
+
+def kthvalue_indices(rows: np.ndarray, k: int, picked: np.ndarray) -> np.ndarray:
+    """For each row of ``rows`` (n, m), the index torch's kthvalue gives for its k-th smallest entry (k from 1).
+    ``picked`` is a stable sort's answer, right where the k-th value occurs once; a row where it occurs more
+    than once (nans count as equal) is run through torch's quickselect, which may name another of them.
+
+    >>> kthvalue_indices(np.array([[1., 1., 1.]]), 1, np.array([0])).tolist()
+    [1]
+    """
+    values = rows[np.arange(len(rows)), picked]
+    same = (rows == values[:, None]) | (np.isnan(rows) & np.isnan(values)[:, None])
+    out = picked.copy()
+    for r in np.flatnonzero(same.sum(axis=1) > 1):
+        out[r] = _quick_select(rows[r].tolist(), k - 1)
+    return out
+
+
+def _quick_select(values: list, k: int) -> int:
+    """torch's ``quick_select_template`` (aten/src/ATen/native/SortingUtils.h) on one row: it partitions the
+    row around a median-of-three pivot until place k holds the k-th smallest entry (nan above all), and
+    returns the index that entry had."""
+    index = list(range(len(values)))
+
+    def above(a, b):  # torch's gt_or_nan
+        return a > b or (a != a and b == b)
+
+    def swap(i, j):
+        values[i], values[j] = values[j], values[i]
+        index[i], index[j] = index[j], index[i]
+    low, high = 0, len(values) - 1
+    while high > low:
+        if high == low + 1:
+            if above(values[low], values[high]):
+                swap(low, high)
+            break
+        swap(low + (high - low) // 2, low + 1)
+        if above(values[low + 1], values[high]):
+            swap(low + 1, high)
+        if above(values[low], values[high]):
+            swap(low, high)
+        if above(values[low + 1], values[low]):
+            swap(low + 1, low)
+        i, j, pivot = low + 1, high, values[low]
+        while True:
+            i += 1
+            while above(pivot, values[i]):
+                i += 1
+            j -= 1
+            while above(values[j], pivot):
+                j -= 1
+            if j < i:
+                break
+            swap(i, j)
+        swap(low, j)
+        if j <= k:
+            low = i
+        if j >= k:
+            high = j - 1
+    return index[k]
+
+
+def mode_of(row: list) -> tuple:
+    """The most frequent value of ``row`` (the smallest such) and the index torch's CPU mode gives for it: torch
+    sorts (value, index) pairs by value with ``std::sort`` and takes the last pair of the winning run, so the
+    index depends on how libstdc++'s introsort moves equal values (stable up to 16 entries).
+
+    >>> mode_of([0., 5., 5.])
+    (5.0, 2)
+    """
+    pairs = [(v, i) for i, v in enumerate(row)]
+    _introsort(pairs)
+    best, where, run, longest = 0, 0, 0, 0
+    for j, (value, i) in enumerate(pairs):
+        run += 1
+        if j == len(pairs) - 1 or value != pairs[j + 1][0]:
+            if run > longest:
+                best, where, longest = value, i, run
+            run = 0
+    return best, where
+
+
+def _introsort(a: list) -> None:
+    """libstdc++'s ``std::sort`` of (value, index) pairs by value, in place: quicksort with a median-of-three
+    pivot down to runs of 16, then one insertion sort (its heapsort fallback, reached only after 2 log2(n)
+    unbalanced splits, is Python's sort here)."""
+    def less(p, q):
+        return p[0] < q[0]
+
+    def insert(i):  # std::__unguarded_linear_insert
+        value, j = a[i], i - 1
+        while less(value, a[j]):
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = value
+
+    def insertion_sort(first, last):
+        for i in range(first + 1, last):
+            if less(a[i], a[first]):
+                a[first:i + 1] = [a[i]] + a[first:i]
+            else:
+                insert(i)
+
+    def median_to_first(r, x, y, z):
+        if less(a[x], a[y]):
+            m = y if less(a[y], a[z]) else z if less(a[x], a[z]) else x
+        else:
+            m = x if less(a[x], a[z]) else z if less(a[y], a[z]) else y
+        a[r], a[m] = a[m], a[r]
+
+    def partition(first, last, pivot):
+        while True:
+            while less(a[first], a[pivot]):
+                first += 1
+            last -= 1
+            while less(a[pivot], a[last]):
+                last -= 1
+            if not first < last:
+                return first
+            a[first], a[last] = a[last], a[first]
+            first += 1
+
+    def loop(first, last, depth):
+        while last - first > 16:
+            if depth == 0:
+                a[first:last] = sorted(a[first:last], key=lambda p: p[0])
+                return
+            depth -= 1
+            median_to_first(first, first + 1, first + (last - first) // 2, last - 1)
+            cut = partition(first + 1, last, first)
+            loop(cut, last, depth)
+            last = cut
+    n = len(a)
+    if n < 2:
+        return
+    loop(0, n, 2 * int(math.log2(n)))
+    insertion_sort(0, min(n, 16))
+    for i in range(16, n):
+        insert(i)
 
 
 class SortBackward0(Function):

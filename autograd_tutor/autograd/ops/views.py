@@ -12,6 +12,12 @@ base's old value. Each gets an ``AsStridedBackward0``, which reads the view's el
 value, ``d base = zeros with g added at the view's places``. A view notices on its next use: its ``grad_fn``
 was made when the shared version counter had another value (``Tensor._fresh``).
 
+Under ``create_graph=True`` both backwards are written with recorded tensor operations, as torch writes them, so
+that the gradient can be differentiated again: CopySlices copies g into a new tensor laid out like the base
+(``CopyBackwards``), takes the view's part of it (``AsStridedBackward0``), hands a clone of that to ``fn``
+(``CloneBackward0``) and copies fn's answer back into the part (a ``CopySlices`` of its own);
+AsStridedBackward0 copies g into the view's places of a zero tensor and reads that out as the base.
+
 >>> import autograd_tutor as torch
 >>> y = torch.ones(2, 3, requires_grad=True) * 2
 >>> v = y[0]
@@ -31,9 +37,10 @@ from ..anomaly_mode import _mode as _anomaly, forward_stack
 from ..function import Function, SavedTensor
 from ..node import AccumulateGrad, _ids, _node_seq
 from ..tensor import Tensor
-from .numerics import _needs_array_only
+from .copies import CloneBackward0
+from .numerics import _is_tensor, _needs_array_only
 
-__all__ = ["CopySlices", "AsStridedBackward0", "SavedViewResult", "rebase", "regrow", "refusal"]
+__all__ = ["CopySlices", "AsStridedBackward0", "SavedViewResult", "rebase", "regrow", "refusal", "save_original"]
 
 _WHY = {"no_grad": " Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code "
                    "by moving both the view and the inplace either both inside the no_grad block (if you don't want "
@@ -87,16 +94,71 @@ def _places(geometry: tuple) -> np.ndarray:
     return order[np.searchsorted(base, view, sorter=order)]
 
 
+def _dense(geometry: tuple) -> bool:
+    """Whether the base fills its memory without gaps, every stride positive (so its first element is at its
+    lowest address): then an array with its strides can be made anew (:func:`_empty_like_base`)."""
+    base_shape, base_strides, *_, item, _ = geometry
+    dims = sorted((s, n) for s, n in zip(base_strides, base_shape) if n != 1)
+    expected = item
+    for stride, n in dims:
+        if stride != expected:
+            return False
+        expected *= n
+    return True
+
+
+def _empty_like_base(geometry: tuple, dtype) -> np.ndarray:
+    """A new array with the base's shape and strides (torch's ``new_empty_strided``), for a dense base."""
+    base_shape, base_strides, *_ = geometry
+    memory = np.empty(int(np.prod(base_shape)), dtype)
+    return np.lib.stride_tricks.as_strided(memory, base_shape, base_strides)
+
+
+def _strided(data: np.ndarray, geometry: tuple) -> np.ndarray:
+    """The view's elements in the memory of ``data``, an array laid out like the base (dense): shared, not copied."""
+    _, _, shape, strides, offset, item, _ = geometry
+    memory = np.lib.stride_tricks.as_strided(data, (data.size,), (item,))
+    return np.lib.stride_tricks.as_strided(memory[offset // item:], shape, strides)
+
+
 class AsStridedBackward0(Function):
     """z = the elements of x at the places a size, strides and offset give (the ``grad_fn`` a view gets once its
     base was changed in place);  dx = zeros with g added at those places (twice where a place repeats)."""
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, x, geometry):
+        """The view of ``x`` (laid out like the base whose ``geometry`` this is); used under create_graph."""
+        if ctx.needs_input_grad:
+            ctx._geometry = geometry
+            _show_geometry(ctx, geometry)
+        return _strided(x._data, geometry)
 
     @staticmethod
     def backward(ctx, g):
-        _needs_array_only(ctx, g, "a view after an in-place change")
-        out = np.zeros(ctx._geometry[0], g.dtype)
-        np.add.at(out.reshape(-1), _places(ctx._geometry), g)
-        return out
+        places = _places(ctx._geometry)
+        if not _is_tensor(g):
+            out = np.zeros(ctx._geometry[0], g.dtype)
+            np.add.at(out.reshape(-1), places, g)
+            return out
+        if not _dense(ctx._geometry) or np.unique(places).size != places.size:
+            _needs_array_only(ctx, g, "a view whose elements share memory, or of a base with gaps,")
+        # as torch: zeros laid out like the base, g copied into the view's places, read back as the base
+        storage = Tensor._make(_empty_like_base(ctx._geometry, g._data.dtype))
+        storage._data[...] = 0
+        AsStridedBackward0.apply(storage, geometry=ctx._geometry).copy_(g)
+        return AsStridedBackward0.apply(storage, geometry=_whole(ctx._geometry))
+
+
+def _whole(geometry: tuple) -> tuple:
+    """The geometry of the base itself, as a view of its own memory."""
+    base_shape, base_strides, _, _, _, item, row_major = geometry
+    return base_shape, base_strides, base_shape, base_strides, 0, item, row_major
+
+
+def _show_geometry(node, geometry: tuple) -> None:
+    _, _, size, strides, offset, item, _ = geometry
+    node.show(size=size, stride=tuple(s // item for s in strides), storage_offset=offset // item)
 
 
 class CopySlices(Function):
@@ -108,10 +170,11 @@ class CopySlices(Function):
 
     @staticmethod
     def backward(ctx, g):
-        _needs_array_only(ctx, g, "an in-place change of a view")
         fn = ctx._fn
         if ctx._saved is None:  # an earlier backward freed this node, and so what fn saved
             fn._release()
+        if _is_tensor(g):
+            return _copy_slices_recorded(ctx, g)
         flat = g.flatten()
         places = _places(ctx._geometry)
         grads = fn._run(flat[places], False)
@@ -119,6 +182,23 @@ class CopySlices(Function):
             return (None, *grads[1:])
         flat[places] = grads[0]
         return (flat.reshape(g.shape), *grads[1:])
+
+
+def _copy_slices_recorded(ctx, g) -> tuple:
+    """CopySlices' backward under create_graph, as torch's ``CopySlices::apply`` writes it:
+
+        result = empty like the base;  result.copy_(g);  part = result.as_strided(view)
+        grads = fn(part.clone());  part.copy_(grads[0]);  return result, grads[1:]"""
+    if not _dense(ctx._geometry):
+        _needs_array_only(ctx, g, "an in-place change of a view of a base with gaps,")
+    result = Tensor._make(_empty_like_base(ctx._geometry, g._data.dtype))
+    result.copy_(g)
+    part = AsStridedBackward0.apply(result, geometry=ctx._geometry)
+    grads = ctx._fn._run(part.clone(), True)
+    if grads[0] is None:  # as torch: no gradient for the view, none for the base
+        return (None, *grads[1:])
+    part.copy_(grads[0])
+    return (result, *grads[1:])
 
 
 class SavedViewResult(SavedTensor):
@@ -131,9 +211,27 @@ class SavedViewResult(SavedTensor):
         super().__init__(view, is_output=True)
         self.named = weakref.ref(view._grad_fn)
 
+    def get(self, node, as_tensor: bool):
+        """As a tensor (create_graph), the view with the ``grad_fn`` it had when saved (its AsStridedBackward0)."""
+        value = super().get(node, as_tensor)
+        named = self.named() if as_tensor else None
+        if named is not None:
+            value._grad_fn = named
+        return value
+
     def _version_message(self, origin) -> str:
         named = self.named()
         return super()._version_message(named if named is not None else origin)
+
+
+def save_original(node, before) -> None:
+    """Where ``node`` (an in-place op's) saved ``before``, the tensor's value before the op, save a clone of it
+    instead, as torch's in-place ops do (``original_self = self.clone()``): under create_graph the saved value
+    then reads as the output of a CloneBackward0 (built here without an event: no op the learner wrote)."""
+    for name, saved in node._saved.items():
+        if type(saved) is SavedTensor and saved.tensor is before:
+            clone = _node(CloneBackward0, (before._edge(),), ((before._data.shape, before._data.dtype),), (True,))
+            node._saved[name] = SavedTensor(Tensor._make(before._data, True, clone), False)
 
 
 def _node(cls, edges: tuple, meta: tuple, needs: tuple) -> Function:
@@ -163,8 +261,7 @@ def _as_strided(base, view, geometry: tuple) -> None:
     """Give ``view`` its new ``grad_fn``: an AsStridedBackward0 from the base as it is now."""
     node = _node(AsStridedBackward0, (base._edge(),), ((base._data.shape, base._data.dtype),), (True,))
     node._geometry = geometry
-    _, _, size, strides, offset, item, _ = geometry
-    node.show(size=size, stride=tuple(s // item for s in strides), storage_offset=offset // item)
+    _show_geometry(node, geometry)
     view._view_version = view._vbox[0]
     _take(view, node, base)
 
