@@ -114,7 +114,16 @@ class MulBackward0(Function):
         __tracebackhide__ = ENGINE_FRAME
         saved, t = _saved(ctx), _is_tensor(g)
         b, a = saved.get("other"), saved.get("self")  # SavedTensors, each there only if its gradient is needed
-        return (g * b.get(ctx, t) if b is not None else None), (g * a.get(ctx, t) if a is not None else None)
+        return (g * _as_grad_scalar(b.get(ctx, t), g) if b is not None else None), \
+            (g * a.get(ctx, t) if a is not None else None)
+
+
+def _as_grad_scalar(other, g):
+    """A Python number saved by ``x * 0.1`` (a float64 0-dim tensor, as in torch) as float32 for a float32
+    gradient: torch's kernel multiplies it by ``float32(0.1)``; a one-element gradient, though, in double."""
+    if _is_tensor(g) or other.ndim or g.size == 1 or g.dtype != _FLOAT32 or other.dtype == _FLOAT32:
+        return other
+    return other.astype(_FLOAT32)
 
 
 class DivBackward0(Function):

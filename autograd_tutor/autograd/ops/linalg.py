@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import blas
 from ..dtypes import CPP_NAMES, kind_name
 from ..function import Function, MultiOutputFunction
 from ..tensor import Tensor
@@ -70,9 +71,10 @@ def _strides(d: np.ndarray) -> tuple:
 
 
 def _mm(x, y):
-    """``x @ y`` for two matrices: ``ndarray.dot`` for arrays (the same BLAS call as ``@``, without the
-    overhead that makes ``@`` up to twice as slow on small matrices), ``@`` for Tensors (recorded)."""
-    return x @ y if _is_tensor(x) else x.dot(y)
+    """``x @ y`` for two matrices: for arrays ``blas.matmul`` (torch's order of additions where it is known, else
+    ``ndarray.dot``: the same BLAS call as ``@``, without the overhead that makes ``@`` up to twice as slow on small
+    matrices), ``@`` for Tensors (recorded)."""
+    return x @ y if _is_tensor(x) else blas.matmul(x, y)
 
 
 def _column_major(sizes: tuple, strides: tuple) -> bool:
@@ -182,6 +184,8 @@ class AddmmBackward0(Function):
         ctx.save(mat1=mat1 if need_b else None, mat2=mat2 if need_a else None, alpha=alpha, beta=beta,
                  mat1_sym_sizes=a.shape, mat1_sym_strides=_strides(a) if need_a else (),
                  mat2_sym_sizes=b.shape, mat2_sym_strides=_strides(b) if need_b else ())
+        if alpha == 1 and beta == 1:
+            return blas.matmul(a, b, c)  # the bias added where torch's BLAS adds it
         product = _mm(a, b)
         if alpha != 1:
             product = product * a.dtype.type(alpha)
