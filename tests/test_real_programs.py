@@ -46,12 +46,7 @@ TIMEOUT = 300  # seconds for one run of one program (each runs in about a second
 WORKERS = 3
 
 #: Programs that do not yet print what torch prints, with the first reason (the list of what to fix).
-XFAIL = {
-    "karpathy_micrograd_neuron": "float32 last digits (fails on main too): the products of Linear(4, 4) and "
-                                 "Linear(4, 1) on a batch of 4 (4 terms, a column-major weight: MKL's order there "
-                                 "is not the sequential one of autograd/blas.py) differ from step 0; loss "
-                                 "0.41494667530059814 at step 4, torch 0.4149467349052429 under all three settings",
-}
+XFAIL: dict = {}
 
 
 def _kernels():
