@@ -64,7 +64,12 @@ def _lane_sums(e: np.ndarray) -> np.ndarray:
     if k < 8:
         return np.add.accumulate(e, axis=1)[:, -1] if k else np.zeros(rows, e.dtype)
     full = k - k % 8
-    lanes = np.add.reduce(e[:, :full].reshape(rows, full // 8, 8), axis=1)  # block after block, lane by lane
+    if full > 32:
+        lanes = np.add.reduce(e[:, :full].reshape(rows, full // 8, 8), axis=1)  # block after block, lane by lane
+    else:  # the same for a few blocks, without reduce's copy of a sliced matrix
+        lanes = e[:, :8] + e[:, 8:16] if full > 8 else e[:, :8].copy()
+        for start in range(16, full, 8):
+            lanes += e[:, start:start + 8]
     lanes[:, :k - full] += e[:, full:]
     pairs = lanes[:, :4] + lanes[:, 4:]
     halves = pairs[:, :2] + pairs[:, 2:]
