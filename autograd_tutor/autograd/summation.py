@@ -80,10 +80,12 @@ def _row(x: np.ndarray, lanes: int) -> np.ndarray:
         return np.add.accumulate(x[_SCALAR_ORDER[n]])[-1] + zero
     m = n // lanes
     steps = m // 4
-    if steps >= 16:
+    if steps >= 256:
         return _rows(x.reshape(1, -1), lanes)[0]
     vectors = x[:m * lanes].reshape(m, lanes)
-    if steps:
+    if steps >= 16:  # each accumulator's cascade (:func:`_cascade`) has blocks of 16 but no push to level 2
+        acc = _one_level(vectors[:4 * steps].reshape(steps, 4, lanes))
+    elif steps:
         acc = np.add.reduce(vectors[:4 * steps].reshape(steps, 4, lanes), axis=0)
     else:
         acc = np.zeros((4, lanes), x.dtype)
@@ -92,6 +94,17 @@ def _row(x: np.ndarray, lanes: int) -> np.ndarray:
     lane_sums = np.add.reduce(acc, axis=0)
     terms = np.concatenate([x[m * lanes:], lane_sums]) if n > m * lanes else lane_sums
     return np.add.accumulate(terms)[-1] + zero
+
+
+def _one_level(terms: np.ndarray) -> np.ndarray:
+    """:func:`_cascade` of each accumulator's 16 to 255 terms (``terms[i, j]`` is accumulator j's i-th vector) in
+    three NumPy sums, each adding in turn along its axis (not the innermost): the blocks of 16, the blocks' sums,
+    then the unfinished block's sum plus that. (Without the ``+ 0.`` of each partial sum: the sign of a zero
+    never changes a sum that is not zero, and the row's final ``+ 0.`` settles one that is.)"""
+    steps = len(terms)
+    whole = steps - steps % 16
+    blocks = np.add.reduce(np.add.reduce(terms[:whole].reshape(whole // 16, 16, *terms.shape[1:]), axis=1), axis=0)
+    return np.add.reduce(terms[whole:], axis=0) + blocks if whole < steps else blocks
 
 
 _SCALAR_ORDER = [list(range(n)) if n < 4 else [0, *range(4, n), 1, 2, 3] for n in range(8)]

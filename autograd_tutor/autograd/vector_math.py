@@ -14,31 +14,48 @@ from __future__ import annotations
 
 import numpy as np
 
-from .fma import fma
 
 __all__ = ["softmax_rows", "log_softmax_rows", "sleef_exp"]
 
 _F32 = np.float32
-#: SLEEF's coefficients of exp(s) after the first, float32 numbers held as float64
-_EXP_POLYNOMIAL = tuple(np.float64(_F32(c)) for c in (0.00139304355252534151077271, 0.00833336077630519866943359,
-                                                      0.0416664853692054748535156, 0.166666671633720397949219, 0.5))
+#: SLEEF's coefficients of exp(s), float32 numbers held as Python floats: the first, and those after it
+_EXP_FIRST = float(_F32(0.000198527617612853646278381))
+_EXP_POLYNOMIAL = tuple(float(_F32(c)) for c in (0.00139304355252534151077271, 0.00833336077630519866943359,
+                                                 0.0416664853692054748535156, 0.166666671633720397949219, 0.5))
+#: the low part of ln 2 in SLEEF's two-part reduction, a float32 number
+_LN2_LOW = float(_F32(-1.428606765330187045e-06))
 
 
 def sleef_exp(d: np.ndarray) -> np.ndarray:
     """SLEEF's ``expf`` (1-ulp accuracy): exp(d) = 2**q exp(s), q = round(d / ln 2), s = d - q ln 2 (ln 2 in two
-    parts), exp(s) by a degree-7 polynomial with fused multiply-adds; 0 below -104."""
+    parts), exp(s) by a degree-7 polynomial with fused multiply-adds; 0 below -104.
+
+    A fused multiply-add ``a * b + c`` of float32 numbers is computed in float64, where the product is exact, and
+    rounded once to float32. Every step works on arrays of one dtype with Python-float constants: on a batch of
+    logits NumPy's cost is per call, and calls that mix dtypes or take NumPy scalars cost twice as much."""
     with np.errstate(invalid="ignore", over="ignore"):
-        q = np.rint(d * _F32(1.4426950408889634)).astype(np.int32)
-        qf = q.astype(np.float32)
-        s = fma(qf, -0.693145751953125, d)
-        s = fma(qf, -1.428606765330187045e-06, s)
-        wide = s.astype(np.float64)
-        u = _F32(0.000198527617612853646278381)
-        for c in _EXP_POLYNOMIAL:  # fma(u, s, c), written out: u * s is exact in float64, the sum rounded once
-            u = (u * wide + c).astype(np.float32)
-        u = _F32(1) + fma(s * s, u, s)
+        q = np.rint(d * 1.4426950408889634).astype(np.int32)  # the Python float taken as float32, as in SLEEF
+        qf = q.astype(np.float64)  # q fits float32 exactly (it is a rounded float32), so float64 holds the same
+        t = qf * -0.693145751953125
+        t += d.astype(np.float64)
+        s = t.astype(np.float32)  # fma(q, -ln2_high, d)
+        t = qf * _LN2_LOW
+        t += s.astype(np.float64)
+        s = t.astype(np.float32)  # fma(q, -ln2_low, s)
+        s64 = s.astype(np.float64)
+        u = _EXP_FIRST
+        for c in _EXP_POLYNOMIAL:  # u = fma(u, s, c), kept in float64 between the roundings
+            t = s64 * u
+            t += c
+            u = t.astype(np.float32).astype(np.float64)
+        u *= np.square(s).astype(np.float64)  # fma(s * s, u, s), s * s rounded to float32
+        u += s64
+        u = u.astype(np.float32)
+        u += 1.0
         # times 2**q rounded once (SLEEF multiplies by 2**(q//2) and 2**(q - q//2): the same for every q)
-        return np.where(d < _F32(-104), _F32(0), np.ldexp(u, q))
+        e = np.ldexp(u, q)
+        np.putmask(e, d < -104.0, 0.0)
+        return e
 
 
 def _lane_sums(e: np.ndarray) -> np.ndarray:
@@ -47,7 +64,12 @@ def _lane_sums(e: np.ndarray) -> np.ndarray:
     if k < 8:
         return np.add.accumulate(e, axis=1)[:, -1] if k else np.zeros(rows, e.dtype)
     full = k - k % 8
-    lanes = np.add.reduce(e[:, :full].reshape(rows, full // 8, 8), axis=1)  # block after block, lane by lane
+    if full > 32:
+        lanes = np.add.reduce(e[:, :full].reshape(rows, full // 8, 8), axis=1)  # block after block, lane by lane
+    else:  # the same for a few blocks, without reduce's copy of a sliced matrix
+        lanes = e[:, :8] + e[:, 8:16] if full > 8 else e[:, :8].copy()
+        for start in range(16, full, 8):
+            lanes += e[:, start:start + 8]
     lanes[:, :k - full] += e[:, full:]
     pairs = lanes[:, :4] + lanes[:, 4:]
     halves = pairs[:, :2] + pairs[:, 2:]

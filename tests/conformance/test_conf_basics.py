@@ -4,6 +4,19 @@ import pytest
 torch = pytest.importorskip("torch")
 
 CASES = {
+    "one-index-tensor-picks-rows-and-adds-their-gradients-back": """
+        x = (torch.arange(12.).reshape(4, 3) / 4).requires_grad_()
+        for idx in (torch.tensor([3, 0, 3, -1]), torch.tensor([[1, 2], [2, 2]], dtype=torch.int32), torch.tensor([0])):
+            y = x[idx]
+            print(y, y.grad_fn.name(), y.grad_fn._saved_indices, y.grad_fn.next_functions[0][0].name())
+            (y * torch.arange(float(y.numel())).reshape(y.shape)).sum().backward()
+            print(x.grad)
+            x.grad = None
+        print(torch.arange(5)[torch.tensor([4, 1])], x.detach()[torch.tensor([2])])
+        with expect(): x[torch.tensor([4])]
+        with expect(): x[torch.tensor([0, -5])]
+        with expect(): torch.tensor(3.)[torch.tensor([0])]
+    """,
     "tensor-scalars": """
         for t in [torch.tensor(3.), torch.tensor(3), torch.tensor(True), torch.tensor(2.5), torch.tensor(-0.),
                   torch.tensor(1e-5), torch.tensor(123456789.), torch.tensor(float('nan')), torch.tensor(float('inf'))]:

@@ -16,6 +16,13 @@ CASES = {
                 if x.ndim == 3:
                     print(x.sum(1).flatten().tolist()[:4], x.mean((1, 2)).tolist())
     """,
+    "rows-whose-cascades-have-blocks-but-no-second-level": """
+        for k, n in enumerate([512, 519, 543, 1000, 2000, 2047, 2048, 4100, 6000, 8191, 8192, 8200]):
+            for dtype in (torch.float32, torch.float64):
+                torch.manual_seed(k)
+                x = torch.randn(n, dtype=dtype) * 1000 + torch.randn(n, dtype=dtype)
+                print(n, x.sum().item(), x.abs().sum().item(), (x * 1e-30).sum().item(), (-torch.zeros(n, dtype=dtype)).sum())
+    """,
     "a-linear-regression-lesson-prints-torchs-losses": """
         torch.manual_seed(0)
         x = torch.randn(50, 1)

@@ -100,6 +100,16 @@ def _index(t: Tensor, key: tuple, single_slice: bool = False) -> Tensor:
     2. Lists, ranges, index tensors and masks, all together: one IndexBackward0 on the result of step 1, which
        saves them as ``_saved_indices`` (None for each dimension they leave alone).
     """
+    if len(key) == 1 and type(key[0]) is Tensor and key[0]._data.dtype in _INDEX_DTYPES and key[0]._data.ndim \
+            and t._data.ndim:
+        # x[idx] with one index tensor (a minibatch, an embedding lookup): step 2 alone. It skips step 1's
+        # parsing (no view to take) and the trial indexing of _index_key: NumPy's own out-of-bounds error,
+        # raised by the forward before any node exists, is reworded here instead.
+        arr = key[0]._data
+        try:
+            return IndexBackward0.apply(t, key=(arr,), index_tensors=(Tensor._make(arr),))
+        except IndexError as exc:
+            raise IndexError(str(exc).replace(" axis ", " dimension ")) from None
     out, advanced = _view_and_rest(t, key, single_slice)
     if advanced:
         key, saved = _index_key(out, advanced)
@@ -107,6 +117,9 @@ def _index(t: Tensor, key: tuple, single_slice: bool = False) -> Tensor:
     if out is t:  # x[...] is a view too
         out = AliasBackward0.apply(t)
     return out
+
+
+_INDEX_DTYPES = (np.dtype(np.int64), np.dtype(np.int32))
 
 
 def _view_and_rest(t: Tensor, key: tuple, single_slice: bool) -> tuple:
@@ -127,6 +140,9 @@ def _view_and_rest(t: Tensor, key: tuple, single_slice: bool) -> tuple:
         raise IndexError(f"too many indices for tensor of dimension {t.ndim}")
     out, dim, advanced, covered = t, 0, [], 0  # covered: the dims of ``out`` that ``advanced`` accounts for
     for i, k in enumerate(key):
+        if type(k) is slice and k.start is None and k.stop is None and k.step is None and not single_slice:
+            dim += 1  # ``:`` inside a key (x[:, t]) records nothing: checked first, it is the common case
+            continue
         if flags[i]:  # x[True]: a new dim of size 1 there, indexed by [0] (by [] for False: size 0), as torch does
             out = out.unsqueeze(dim)
             advanced += [slice(None)] * (dim - covered) + [np.array([0] if k else [], np.int64)]
@@ -157,9 +173,9 @@ def _view_and_rest(t: Tensor, key: tuple, single_slice: bool) -> tuple:
                 out = shown(SliceBackward0.apply(out, dim=dim, key=slice(start, max(start, stop), step)),
                             start=k.start or 0, end=2 ** 63 - 1 if k.stop is None else k.stop, step=step)
             dim += 1
-        elif isinstance(k, (numbers.Integral, Tensor)):
+        elif type(k) is int or isinstance(k, (numbers.Integral, Tensor)):
             index = int(k)
-            size = out.shape[dim]
+            size = out._data.shape[dim]
             if not -size <= index < size:  # torch names the index's position in the key as its dimension
                 raise IndexError(f"index {index} is out of bounds for dimension {i} with size {size}")
             out = shown(SelectBackward0.apply(out, dim=dim, key=index % size), index=index)

@@ -3,7 +3,7 @@
 Convolutions and poolings look at the input through *windows*: for a kernel of size k, stride s and dilation
 d, output
 position o reads the input at o*s + i*d for i = 0..k-1 (after padding). :func:`windows` builds that view
-without copying (``np.lib.stride_tricks.sliding_window_view``); :func:`fold` is its adjoint, used by backward:
+without copying (``np.lib.stride_tricks.as_strided``); :func:`fold` is its adjoint, used by backward:
 it adds each window entry back to the input place it was read from (a place read by two windows gets both).
 
 >>> x = np.arange(5.)
@@ -13,8 +13,8 @@ array([[0., 1., 2.],
 >>> fold(np.ones((2, 3)), (5,), (3,), (2,), (1,))  # x[2] was read twice
 array([1., 1., 2., 1., 1.])
 
-A convolution is then one matrix product (im2col): each window flattened into a row, times the flattened
-kernels. Sums run in NumPy's (BLAS) order, not oneDNN's, so results can differ from torch's in the last bits
+A convolution is then one matrix product (im2col): the flattened kernels times each window flattened into a
+column. Sums run in NumPy's (BLAS) order, not oneDNN's, so results can differ from torch's in the last bits
 of a float32 (about 1e-7 relative), which never shows at print precision.
 """
 from __future__ import annotations
@@ -32,13 +32,14 @@ __all__ = ["windows", "fold", "out_size", "ConvolutionBackward0"]
 
 def windows(x: np.ndarray, kernel: tuple, stride: tuple, dilation: tuple, out: tuple) -> np.ndarray:
     """A view of x with its last n axes replaced by ``out`` window positions then the ``kernel`` entries of each:
-    shape (..., *out, *kernel), entry [..., o, i] = x[..., o*s + i*d] (n = len(kernel))."""
-    n = len(kernel)
-    span = tuple(d * (k - 1) + 1 for k, d in zip(kernel, dilation))
-    view = np.lib.stride_tricks.sliding_window_view(x, span, axis=tuple(range(x.ndim - n, x.ndim)))
-    key = tuple(slice(0, (o - 1) * s + 1, s) for o, s in zip(out, stride)) + tuple(slice(None, None, d)
-                                                                                  for d in dilation)
-    return view[(Ellipsis,) + key]
+    shape (..., *out, *kernel), entry [..., o, i] = x[..., o*s + i*d] (n = len(kernel)). Only strides change:
+    a step along o moves s places in x, a step along i moves d places (read-only: windows overlap)."""
+    lead = x.ndim - len(kernel)
+    steps = x.strides[lead:]
+    return np.lib.stride_tricks.as_strided(
+        x, x.shape[:lead] + tuple(out) + tuple(kernel),
+        x.strides[:lead] + tuple(a * s for a, s in zip(steps, stride)) + tuple(a * d for a, d in zip(steps, dilation)),
+        writeable=False)
 
 
 def fold(cols: np.ndarray, shape: tuple, kernel: tuple, stride: tuple, dilation: tuple) -> np.ndarray:
@@ -50,7 +51,8 @@ def fold(cols: np.ndarray, shape: tuple, kernel: tuple, stride: tuple, dilation:
     for offset in itertools.product(*map(range, kernel)):
         key = tuple(slice(i * d, i * d + (o - 1) * s + 1, s)
                     for i, d, o, s in zip(offset, dilation, positions, stride))
-        out[(Ellipsis,) + key] += cols[(Ellipsis,) + offset]
+        part = out[(Ellipsis,) + key]
+        np.add(part, cols[(Ellipsis,) + offset], out=part)  # (``out[key] += ...`` would copy part onto itself)
     return out
 
 
@@ -81,8 +83,8 @@ def out_size(size: int, k: int, s: int, p: int, d: int, ceil_mode: bool = False)
 
 class ConvolutionBackward0(Function):
     """y[n, o] = b[o] + sum over c, i of w[o, c, i] * x[n, c, pos*s + i*d] (x zero-padded; with ``groups`` G,
-    output channel o only sees the input channels of its group). With X the windows as rows (im2col):
-    y = X W^T + b;  dW = g^T X,  dX = g W (folded back onto x),  db = g summed over batch and positions.
+    output channel o only sees the input channels of its group). With X the windows as columns (im2col):
+    y = W X + b;  dW = g X^T,  dX = W^T g (folded back onto x),  db = g summed over batch and positions.
 
     >>> import autograd_tutor as torch
     >>> x = torch.tensor([[[1., 2., 4., 7.]]], requires_grad=True)
@@ -99,9 +101,10 @@ class ConvolutionBackward0(Function):
                  transposed=False, weight=weight)
         ctx._conv = conv = stride, padding, dilation, groups
         w = weight._data
-        cols, out = _im2col(x._data, w.shape[2:], *conv)  # (N, G, L, C/G * K)
-        y = cols @ w.reshape(groups, len(w) // groups, -1).transpose(0, 2, 1)  # (N, G, L, O/G)
-        y = np.ascontiguousarray(y.transpose(0, 1, 3, 2)).reshape((len(y), len(w)) + out)  # NCHW in memory, as torch
+        cols, out = _im2col(x._data, w.shape[2:], *conv)  # (G, C/G * K, N * L)
+        y = w.reshape(groups, len(w) // groups, -1) @ cols  # (G, O/G, N * L): one product per group
+        y = np.ascontiguousarray(y.reshape(len(w), len(x), math.prod(out)).transpose(1, 0, 2))  # NCHW in memory, as torch
+        y = y.reshape((len(x), len(w)) + out)
         if has_bias:
             y += bias._data.reshape((-1,) + (1,) * len(out))
         return y
@@ -112,28 +115,33 @@ class ConvolutionBackward0(Function):
         x, w = ctx._unpack("input", False), ctx._unpack("weight", False)
         stride, padding, dilation, groups = ctx._conv
         kernel, out, n = w.shape[2:], g.shape[2:], len(g)
-        gg = g.reshape(n, groups, len(w) // groups, math.prod(out))  # (N, G, O/G, L)
+        # g as (G, O/G, N * L), the layout of the forward product's result
+        gg = g.reshape(n, groups, len(w) // groups, math.prod(out)).transpose(1, 2, 0, 3).reshape(
+            groups, len(w) // groups, n * math.prod(out))
         dx = dw = db = None
         if ctx.needs_input_grad[0]:
-            cols = gg.transpose(0, 1, 3, 2) @ w.reshape(groups, len(w) // groups, -1)  # (N, G, L, C/G * K)
-            cols = cols.reshape((n, groups) + out + (x.shape[1] // groups,) + kernel)
-            cols = np.moveaxis(cols, 2 + len(out), 2).reshape((n, x.shape[1]) + out + kernel)
+            cols = w.reshape(groups, len(w) // groups, -1).transpose(0, 2, 1) @ gg  # (G, C/G * K, N * L)
+            # seen as (N, C, *out, *kernel), the layout fold reads (a view: each kernel entry's slice stays whole rows)
+            cols = np.moveaxis(cols.reshape((x.shape[1],) + kernel + (n,) + out), len(kernel) + 1, 0)
+            cols = np.moveaxis(cols, tuple(range(2, 2 + len(kernel))), tuple(range(2 + len(out), 2 + 2 * len(out))))
             padded = tuple(m + 2 * p for m, p in zip(x.shape[2:], padding))
             dx = _crop(fold(cols, x.shape[:2] + padded, kernel, stride, dilation), padding, x.shape[2:])
         if ctx.needs_input_grad[1]:
             cols = _im2col(x, kernel, *ctx._conv)[0]
-            rows = gg.transpose(1, 2, 0, 3).reshape(groups, len(w) // groups, n * gg.shape[-1])  # (G, O/G, N*L)
-            dw = (rows @ cols.transpose(1, 0, 2, 3).reshape(groups, rows.shape[-1], cols.shape[-1])).reshape(w.shape)
+            dw = (gg @ cols.transpose(0, 2, 1)).reshape(w.shape)  # (G, O/G, C/G * K)
         if ctx.needs_input_grad[2]:
             db = g.sum(axis=(0,) + tuple(range(2, g.ndim)))
         return dx, dw, db
 
 
 def _im2col(x: np.ndarray, kernel: tuple, stride, padding, dilation, groups) -> tuple:
-    """The windows of x (N, C, *spatial) as rows, per group: (N, G, L, C/G * prod(kernel)) for L positions
-    (a copy), and the output shape ``out`` (L = prod(out))."""
+    """The windows of x (N, C, *spatial) as columns, per group: (G, C/G * prod(kernel), N * L) for L positions
+    (a copy), and the output shape ``out`` (L = prod(out)). Columns rather than rows: the copy then reads each
+    window position's run of inputs in memory order, several times faster than gathering row by row."""
     out = tuple(map(out_size, x.shape[2:], kernel, stride, padding, dilation))
-    view = windows(_pad(x, padding, padding), kernel, stride, dilation, out)  # (N, C, *out, *kernel)
-    view = view.reshape((len(x), groups, x.shape[1] // groups) + out + kernel)
-    rows = np.moveaxis(view, 2, 2 + len(out))
-    return rows.reshape(len(x), groups, math.prod(out), x.shape[1] // groups * math.prod(kernel)), out
+    if any(padding):
+        x = _pad(x, padding, padding)
+    view = windows(x, kernel, stride, dilation, out)  # (N, C, *out, *kernel)
+    n, k = len(kernel), len(view.shape) - 2 * len(kernel)
+    view = view.transpose((1,) + tuple(range(k + n, k + 2 * n)) + (0,) + tuple(range(2, k + n)))  # (C, *kernel, N, *out)
+    return view.reshape(groups, x.shape[1] // groups * math.prod(kernel), len(x) * math.prod(out)), out

@@ -24,7 +24,9 @@ def _pool_windows(x: np.ndarray, kernel, stride, padding, dilation, out, value) 
     """The pooling windows of the last two axes of x, padded with ``value`` (more after for ceil_mode)."""
     after = tuple(max((o - 1) * s + d * (k - 1) + 1 - m - p, 0)
                   for o, s, d, k, m, p in zip(out, stride, dilation, kernel, x.shape[-2:], padding))
-    return windows(_pad(x, padding, after, value), kernel, stride, dilation, out)
+    if any(padding) or any(after):
+        x = _pad(x, padding, after, value)
+    return windows(x, kernel, stride, dilation, out)
 
 
 def max_pool_indices(d: np.ndarray, kernel, stride, padding, dilation, out) -> np.ndarray:

@@ -28,8 +28,8 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are {input.dim()}D and "
                            f"{weight.dim()}D")
     if bias is None:
-        a, b = input._data.dtype.name, weight._data.dtype.name
-        if a != b:
+        if input._data.dtype != weight._data.dtype:  # (``dtype.name`` is slow in NumPy: read only for the error)
+            a, b = input._data.dtype.name, weight._data.dtype.name
             raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {CPP_NAMES.get(a, a)} != "
                                f"{CPP_NAMES.get(b, b)}")
         return input.matmul(weight.t())
