@@ -503,9 +503,11 @@ function render({ model, el: host }) {
       Object.entries(counts).map(([k, c]) => `${c} ${KIND_NAMES[k]}`).join(", ") + `), ${edges.length} edges`;
     buildTable();
     st = stateAt(replay, position);
-    if (!userView || reset) startView();
+    const fresh = !userView || reset;
+    if (fresh) startView();
     cull();
     applyState();
+    if (fresh && position > 0) follow();  // a redrawn graph keeps the replay's step (or the end's leaves) in view
     const js = performance.now() - t0;
     // after the next frame is painted: script + style + layout + paint of this render
     requestAnimationFrame(() => setTimeout(() => {
