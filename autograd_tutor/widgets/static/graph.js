@@ -748,7 +748,8 @@ function render({ model, el: host }) {
     const out = { "to the left": 0, "to the right": 0, above: 0, below: 0 };
     for (const b of leaves) {
       if (b.x - b.w / 2 >= x && b.x + b.w / 2 <= x + w && b.y - b.h / 2 >= y && b.y + b.h / 2 <= y + h) continue;
-      out[b.x + b.w / 2 < x ? "to the left" : b.x - b.w / 2 > x + w ? "to the right" : b.y < y ? "above" : "below"]++;
+      const dx = (b.x - x - w / 2) / w, dy = (b.y - y - h / 2) / h;  // from the view's centre, in view sizes
+      out[Math.abs(dx) >= Math.abs(dy) ? (dx < 0 ? "to the left" : "to the right") : (dy < 0 ? "above" : "below")]++;
     }
     const where = Object.entries(out).filter(([, n]) => n)
       .map(([side, n], k) => k ? `${n} ${side}` : `${n} more ${n === 1 ? "leaf" : "leaves"} ${side}`);
