@@ -244,6 +244,15 @@ def test_lesson_6_replay_ends_on_its_leaves_and_spells_out_numbers_on_request(la
     root.scroll_into_view_if_needed()
     assert "/" in _position(root)
     root.focus()
+    page.keyboard.press("Home")
+    total = int(root.locator("input[type=range]").get_attribute("max"))
+    for step in range(1, total):  # the replay pans across the frames: their names stay readable
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function(f"(r) => r.querySelector('.agt-pos').textContent.startsWith('step {step} /') && "
+                               "!r.dataset.gliding", arg=root.element_handle())
+        titles = root.evaluate(_END_VIEW)["titles"]
+        assert all(ok for _, ok in titles), (step, titles)
+    page.keyboard.press("Home")
     page.keyboard.press("End")
     page.wait_for_function("(r) => !r.dataset.gliding", arg=root.element_handle())
     seen = root.evaluate(_END_VIEW)
