@@ -5,7 +5,8 @@ box (a pill's rounded ends included; widths from matplotlib's FreeType, not from
 overlap and no edge label covers a node or an edge, nothing lies outside the viewBox, and there are no more
 crossings than Graphviz ``dot`` draws on the same nodes (same box sizes) and edges, each edge entering its
 input's port, each open module group a dot cluster (a frame, as ours: with frames that hold exactly their nodes,
-the MLP step needs 3 crossings in dot as in ours). An open group's frame holds exactly its own nodes, and every
+the MLP step needs 3 crossings in dot as in ours). An open group's frame holds exactly its own nodes, two groups' frames are
+disjoint (or nested), and every
 other node keeps clear of it. dot is not a test dependency: its counts were measured by ``python benchmarks/viz.py --only 6
 --write-dot`` and committed in tests/data/dot_geometry.json; the test checks that they belong to the same
 graphs (node and edge counts).
@@ -41,6 +42,7 @@ def test_static_svg_geometry(name):
     assert counts["overlaps"] == 0, details["overlaps"]
     assert counts["outside"] == 0
     assert counts["frames_cut"] == 0, details["frames"]  # nodes outside a group do not intersect its frame
+    assert counts["frames_crossed"] == 0, details["crossed"]  # frames are disjoint or nested, never overlapping
     open_groups = [g for g in model.snapshot().get("groups", ()) if g["expanded"]]
     assert [(t, inside) for t, inside, _ in details["frames"]] == [  # a frame holds exactly its own nodes
         (g["label"] + " ▾", len(g["members"])) for g in open_groups]
@@ -163,3 +165,18 @@ def test_large_gradients_are_heatmaps_with_their_shape_and_the_numbers_in_a_tool
     from autograd_tutor.viz.format import summary
     import numpy as np
     assert summary(np.arange(6.0)) == "[0, 1, 2, 3, 4, 5]"
+
+
+def test_the_ruler_sees_two_frames_overlapping():
+    """The frames check is not blind: a frame moved onto its neighbour's corner (lesson 6 once drew model.2's
+    frame over model.0's) is counted, and a frame nested in another is not."""
+    model, _ = viz_suite.build("mlp_groups")
+    frames = [g["frame"] for g in model.snapshot()["groups"]]
+    svg = to_svg(model)
+    (x0, y0, x1, y1), (u0, v0, _, _) = frames[0], frames[1]
+    rect = f'<rect x="{x0:g}" y="{y0:g}" width="{x1 - x0:g}" height="{y1 - y0:g}"'
+    assert rect in svg and viz_suite.measure_svg(svg)["frames_crossed"] == 0
+    corner = svg.replace(rect, f'<rect x="{u0 - 40:g}" y="{v0 - 40:g}" width="{x1 - x0:g}" height="{y1 - y0:g}"', 1)
+    assert viz_suite.measure_svg(corner)["frames_crossed"] >= 1
+    nested = svg.replace(rect, f'<rect x="{u0 + 2:g}" y="{v0 + 2:g}" width="4" height="4"', 1)
+    assert viz_suite.measure_svg(nested)["frames_crossed"] == 0

@@ -1,5 +1,6 @@
 """Module groups (viz/groups.py, the module_entered / module_left events) and heatmaps (viz/heat.py)."""
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -220,12 +221,24 @@ def test_a_heatmap_makes_room_in_its_box_and_shows_its_shape():
 
 # ------------------------------------------------------------------ narration
 @pytest.mark.parametrize("name", ["mlp_groups", "deep_mlp_groups", "custom_module_groups", "cnn_groups"])
-def test_no_narration_ends_in_an_ellipsis(name):
-    from autograd_tutor.viz import build_steps
+def test_narration_names_big_tensors_by_shape_and_keeps_every_number_one_click_away(name):
+    """Issue 13: no sentence holds a cut list; a tensor of more than 6 numbers is named by its shape, and the
+    full sentence (``Step.full``, behind the widget's disclosure button) has the numbers the drawing kept."""
+    from autograd_tutor.viz import build_steps, replay_json
     model, _ = viz_suite.build(name)
-    texts = [s.text for s in build_steps(model)]
-    assert texts and not [t for t in texts if t.rstrip(".)]").endswith("…")]
-    assert any("(more of its numbers: hover over" in t for t in texts)
+    steps = build_steps(model)
+    cut = [s.text for s in steps if "…" in s.text and s.kind not in ("summary", "gap")]
+    assert steps and not cut
+    big = [s for s in steps if " tensor" in s.text and s.full]
+    assert big, "no sentence names a big tensor by its shape"
+    for s in big:
+        lists = re.findall(r"\[([^\]]*)\]", s.text)
+        assert s.text.endswith(".") and all(part.count(",") < 6 for part in lists), s.text
+        assert "[" in s.full and "a (" not in s.full  # the full one spells the numbers out
+    finish = steps[-1]
+    assert finish.kind == "finish" and ".grad is a (" in finish.text
+    assert finish.full.count(".grad = ") == len([s for s in steps if s.kind == "accumulate" and s.grads])
+    assert replay_json(model, steps)["steps"][-1]["full"] == finish.full
 
 
 def test_matplotlib_draws_closed_groups_and_heatmaps():

@@ -347,7 +347,8 @@ def measure_svg(svg: str) -> dict:
     """Counts on one of our static SVGs: crossings, edges through nodes, text overflows, overlapping texts
     (texts with texts, edge labels and frame titles with nodes and edges), anything outside the viewBox, and for
     each open module group's frame its title, how many boxes lie inside it and which cut it or come within
-    ``FRAME_CLEAR`` px of it (``frames_cut``)."""
+    ``FRAME_CLEAR`` px of it (``frames_cut``), and the pairs of frames that overlap with neither nested in the
+    other (``frames_crossed``)."""
     root = ET.fromstring(svg)
     _, _, width, height = (float(v) for v in root.get("viewBox").split())
     drawing = [g for g in root if g.tag == SVG + "g" and g.get("transform")][0]
@@ -416,9 +417,13 @@ def measure_svg(svg: str) -> dict:
     framed = [(title, sum(_contains(frame, b) for b in boxes),
                [k for k, b in enumerate(boxes) if _boxes_overlap(_grow(frame, FRAME_CLEAR), b) and not _contains(frame, b)])
               for frame, title in frames]
+    crossed = [(frames[i][1], frames[j][1]) for i in range(len(frames)) for j in range(i + 1, len(frames))
+               if _boxes_overlap(frames[i][0], frames[j][0]) and not _contains(frames[i][0], frames[j][0])
+               and not _contains(frames[j][0], frames[i][0])]
     counts.update(overflows=len(overflows), overlaps=len(overlaps), outside=outside,
-                  nodes=len(boxes), edges=len(lines), frames=len(frames), frames_cut=sum(len(c) for _, _, c in framed))
-    counts["details"] = {"overflows": overflows, "overlaps": overlaps, "frames": framed}
+                  nodes=len(boxes), edges=len(lines), frames=len(frames), frames_cut=sum(len(c) for _, _, c in framed),
+                  frames_crossed=len(crossed))
+    counts["details"] = {"overflows": overflows, "overlaps": overlaps, "frames": framed, "crossed": crossed}
     return counts
 
 

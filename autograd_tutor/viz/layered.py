@@ -556,8 +556,37 @@ def _clear_frames(g: _Graph) -> None:
                         for u in lst[last + 1:]:
                             y[u] += over
                         moved = True
+        moved = _part_frames(g, list(boxes.values())) or moved
         if not moved:
             break
+
+
+def _part_frames(g: _Graph, clusters: list) -> bool:
+    """Two frames over a common rank that overlap (a frame is one rectangle over all its ranks, so clusters
+    clear of each other in every rank may still overlap at a corner): the lower cluster, with all that lies
+    below it in its ranks, moves down until the frames are ``FRAME_CLEAR`` apart. True if something moved."""
+    y = g.y
+
+    def frame(members):
+        return (min(g.rank[v] for v in members), max(g.rank[v] for v in members),
+                min(y[v] - g.top[v] for v in members) - FRAME_TOP, max(y[v] + g.bottom[v] for v in members) + FRAME_BOTTOM)
+    moved = False
+    for i, a in enumerate(clusters):
+        for b in clusters[i + 1:]:
+            (a0, a1, a_top, a_bottom), (b0, b1, b_top, b_bottom) = frame(a), frame(b)
+            if a1 < b0 or b1 < a0 or a_bottom + FRAME_CLEAR <= b_top or b_bottom + FRAME_CLEAR <= a_top:
+                continue
+            upper_bottom, lower, lower_top = ((a_bottom, b, b_top) if a_top + a_bottom < b_top + b_bottom
+                                              else (b_bottom, a, a_top))
+            over = upper_bottom + FRAME_CLEAR - lower_top
+            members = set(lower)
+            for r in range(min(g.rank[v] for v in lower), max(g.rank[v] for v in lower) + 1):
+                lst = g.order[r]
+                first = next((k for k, v in enumerate(lst) if v in members), len(lst))
+                for u in lst[first:]:
+                    y[u] += over
+            moved = True
+    return moved
 
 
 # ------------------------------------------------------------------------------------------ 4. coordinates, routes

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
+from .format import HEAT_MIN
+
 __all__ = ["FORMULAS", "local_formula", "node_sentence", "start_sentence", "accumulate_sentence",
-           "hook_sentence", "finish_sentence", "fail_sentence", "joined"]
+           "hook_sentence", "finish_sentence", "fail_sentence", "joined", "named", "spelled"]
 
 #: Local derivative of the output with respect to input 0, 1, ... ; ``{0}``, ``{1}`` stand for the inputs.
 FORMULAS = {
@@ -75,6 +77,31 @@ def local_formula(op: str, position: int, labels: Sequence[Optional[str]]) -> Op
     return None if "{" in text else text
 
 
+def named(value) -> str:
+    """How the short sentence names a value: its text when it has at most ``HEAT_MIN`` (6) numbers, else its
+    shape, as the drawing names a heatmap (a sentence never ends in a cut list; :func:`spelled` has them all).
+
+    >>> import numpy as np; from autograd_tutor.viz.format import Value
+    >>> named(Value.of(np.ones(3))), named(Value.of(np.ones((16, 2)))), named(None)
+    ('[1, 1, 1]', 'a (16, 2) tensor', 'nothing')
+    """
+    if value is None:
+        return "nothing"
+    return value.text if value.size <= HEAT_MIN else f"a {value.shape} tensor"
+
+
+def spelled(value) -> str:
+    """How the full sentence names a value: every number a drawing keeps (see ``Value.numbers``)."""
+    if value is None:
+        return "nothing"
+    return value.text if value.size <= HEAT_MIN else f"{value.shape} [{value.numbers}]"
+
+
+def _shape_only(text: str) -> bool:
+    """Whether ``text`` is a tensor named by its shape (see :func:`named`): no number to compute with."""
+    return text.startswith("a (") and text.endswith(" tensor")
+
+
 def joined(items: Sequence[str], word: str = "to ") -> str:
     """``"to c and to a"``, ``"to x, to y and to z"``."""
     parts = [word + i for i in items]
@@ -89,7 +116,8 @@ def _sum(received: Sequence[str], total: str) -> str:
 
 def start_sentence(number: int, root: str, grad: str, retain: bool) -> str:
     keep = "; retain_graph=True keeps what the nodes saved" if retain else ""
-    return f"Backward pass {number} starts at {root} with the gradient {grad} (∂{root}/∂{root} = 1){keep}."
+    with_grad = f"with {grad} as its gradient" if _shape_only(grad) else f"with the gradient {grad}"
+    return f"Backward pass {number} starts at {root} {with_grad} (∂{root}/∂{root} = 1){keep}."
 
 
 def outside_start_sentence(number: int, op: str, retain: bool) -> str:
@@ -107,15 +135,26 @@ def gradient_text(value) -> str:
 def node_sentence(op: str, received: Sequence[str], total: str, flows: Sequence[tuple],
                   saved: Optional[tuple], several: bool = False) -> str:
     """``flows`` holds ``(target, local derivative text or None, gradient sent)`` per edge; ``several``: the
-    node has several outputs (``split``), and ``received`` holds one gradient per output, in order."""
+    node has several outputs (``split``), and ``received`` holds one gradient per output, in order. A gradient
+    named by its shape (``"a (4, 16) tensor"``) is not written into a sum or a product.
+
+    >>> node_sentence("TanhBackward0", ["a (4, 16) tensor"], "a (4, 16) tensor", [("x", None, "a (4, 16) tensor")],
+    ...               None)
+    'TanhBackward0 sends a (4, 16) tensor to x.'
+    """
+    shape_only = _shape_only(total)
     if several:
         head = f"{op} joins the gradients of its {len(received)} outputs, {joined(list(received), '')}, and "
+    elif len(received) > 1:
+        summed = f"its {len(received)} gradients into {total}" if shape_only else _sum(received, total)
+        head = f"{op} adds up {summed} and "
     else:
-        head = f"{op} adds up {_sum(received, total)} and " if len(received) > 1 else f"{op} "
+        head = f"{op} "
     if not flows:
         body = "sends no gradient further"
     elif all(local == "1" for _, local, _ in flows):
-        body = f"passes the gradient {total} unchanged {joined([t for t, _, _ in flows])}"
+        passed = f"its gradient, {total}," if shape_only else f"the gradient {total}"
+        body = f"passes {passed} unchanged {joined([t for t, _, _ in flows])}"
     else:
         pieces = []
         for target, local, sent in flows:
@@ -123,6 +162,8 @@ def node_sentence(op: str, received: Sequence[str], total: str, flows: Sequence[
                 pieces.append(f"{sent} unchanged to {target}")
             elif local is None:
                 pieces.append(f"{sent} to {target}")
+            elif shape_only:
+                pieces.append(f"{sent} (its gradient × {local}) to {target}")
             else:
                 pieces.append(f"{total} × {local} = {sent} to {target}")
         body = "sends " + joined(pieces, "")
@@ -138,13 +179,13 @@ def accumulate_sentence(name: str, received: Sequence[str], total: str, before: 
                         leaf: bool) -> str:
     who = name or ("the leaf" if leaf else "the result")
     where = f"{name}.grad" if name else "its .grad"
-    got = _sum(received, total)
+    shape_only = _shape_only(total)
+    got = total if shape_only else _sum(received, total)
     if not leaf:
         return f"{who} keeps its gradient {got} in {where} (retain_grad)."
-    more = f" (more of its numbers: hover over {who})" if "…" in after else ""  # never end on an ellipsis
     if before is None:
-        return f"{who} receives {got} and stores it in {where}, which becomes {after}{more}."
-    return f"{who} receives {got} and adds it to {where}: {before} + {total} = {after}{more}."
+        return f"{who} receives {got} and stores it in {where}" + ("." if shape_only else f", which becomes {after}.")
+    return f"{who} receives {got} and adds it to {where}" + ("." if shape_only else f": {before} + {total} = {after}.")
 
 
 def hook_sentence(hook: str, kind: str, target: str) -> str:
@@ -156,16 +197,17 @@ def hook_sentence(hook: str, kind: str, target: str) -> str:
     return f"Hook {hook} runs on the gradient of {target}."
 
 
-def finish_sentence(number: int, grads: Sequence[tuple]) -> str:
-    """The last step's sentence: the first four gradients by name, and how many more the node table lists (a
-    sentence is never cut off with "…").
+def finish_sentence(number: int, grads: Sequence[tuple], most: Optional[int] = 4) -> str:
+    """The last step's sentence: the first ``most`` gradients by name (None: all of them), and how many more the
+    node table lists (a sentence is never cut off with "…").
 
     >>> finish_sentence(1, [(n, "1") for n in "abcdef"])
     'Backward pass 1 is done: a.grad = 1, b.grad = 1, c.grad = 1, d.grad = 1, and 2 more (see the node table).'
     """
-    shown = [f"{name}.grad = {g}" for name, g in grads[:4]]
-    if len(grads) > 4:
-        shown.append(f"and {len(grads) - 4} more (see the node table)")
+    most = len(grads) if most is None else most
+    shown = [f"{name}.grad is {g}" if _shape_only(g) else f"{name}.grad = {g}" for name, g in grads[:most]]
+    if len(grads) > most:
+        shown.append(f"and {len(grads) - most} more (see the node table)")
     return f"Backward pass {number} is done" + (": " + ", ".join(shown) if shown else "") + "."
 
 

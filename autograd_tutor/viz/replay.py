@@ -44,6 +44,8 @@ class Step:
     ``edges``: ``(edge, text)`` gradients written on edges; ``locals``: ``(edge, text)`` local derivatives;
     ``grads``: ``(key, before, after)`` texts of ``.grad``; ``saved``: ``(key, before, after)`` saved states;
     ``total``: the sum at a fan-in (``"1 + 4 = 5"``); ``reset``: clear the edge labels (a new pass).
+    ``text`` names a tensor of more than 6 numbers by its shape; ``full`` (empty when it says the same) is the
+    sentence with every number kept, one click away in the widget.
     """
     kind: str
     text: str
@@ -55,6 +57,14 @@ class Step:
     total: str = ""
     reset: bool = False
     number: int = 0
+    full: str = ""
+
+    def say(self, sentence) -> "Step":
+        """Sets ``text`` and ``full`` from ``sentence(words)``, ``words`` naming a value (narrate.named, spelled)."""
+        self.text = sentence(narrate.named)
+        full = sentence(narrate.spelled)
+        self.full = full if full != self.text else ""
+        return self
 
 
 @dataclass
@@ -66,6 +76,7 @@ class State:
     active: Optional[int]
     text: str
     total: str = ""
+    full: str = ""
 
 
 def build_steps(model, limit: Optional[int] = None) -> list:
@@ -157,11 +168,11 @@ class _Pass:
                 self.incoming[k] = [grad]
         if root is None:  # the pass began at a node outside the drawing: say where
             first = next((x.name for x in self.records if x.kind == "node_executed"), "a node")
-            text = narrate.outside_start_sentence(self.number, first, self.retain)
+            say = lambda words: narrate.outside_start_sentence(self.number, first, self.retain)
         else:
-            text = narrate.start_sentence(self.number, self.label(root), grad.text if grad is not None else "1",
-                                          self.retain)
-        self.steps.append(Step("start", text, root, reset=True, number=self.number))
+            say = lambda words: narrate.start_sentence(self.number, self.label(root),
+                                                       words(grad) if grad is not None else "1", self.retain)
+        self.steps.append(Step("start", "", root, reset=True, number=self.number).say(say))
 
     def node(self, r, following: list) -> None:
         model = self.model
@@ -169,11 +180,9 @@ class _Pass:
         node = model.node(key) if key is not None else None
         several = len(r.grad_outputs) > 1  # split, unbind: one gradient per output, joined rather than added
         incoming = self.incoming.pop(key, None)
-        if several:
-            received, total = [narrate.gradient_text(v) for v in r.grad_outputs], ""
-        else:
-            total = r.grad_outputs[0].text
-            received = [v.text for v in incoming or [r.grad_outputs[0]]]
+        received_values = r.grad_outputs if several else incoming or [r.grad_outputs[0]]
+        received = [narrate.gradient_text(v) for v in received_values]
+        total = "" if several else r.grad_outputs[0].text
         labels = [self.input_label(k) for k in node.inputs] if node is not None else []
         step = Step("node", "", key, total="" if several else _fan_in(received, total), number=self.number)
         flows, saved = [], None
@@ -187,7 +196,7 @@ class _Pass:
                 local = _num(f.value.scalar / r.grad_outputs[0].scalar)
             if f.value.size != 1 and local not in ("1", None):
                 local = None  # an array times a formula does not read well: name the result only
-            flows.append((self.label(target), local, f.value.text))
+            flows.append((self.label(target), local, f.value))
             self.incoming.setdefault(target, []).append(f.value)
             edge = model.edge_at(key, f.position) if key is not None else None
             if edge is not None:
@@ -200,8 +209,10 @@ class _Pass:
             before = self.saved_now.get(key, "saved")
             self.saved_now[key] = saved[0]
             step.saved.append((key, before, saved[0]))
-        step.text = narrate.node_sentence(r.name, received, total, flows, saved, several)
-        self.steps.append(step)
+        total_value = None if several else r.grad_outputs[0]
+        self.steps.append(step.say(lambda words: narrate.node_sentence(
+            r.name, [words(v) for v in received_values], "" if several else words(total_value),
+            [(t, local, words(v)) for t, local, v in flows], saved, several)))
 
     def input_label(self, key: int) -> Optional[str]:
         """How a formula names an input: the variable name, else its value when it is one number."""
@@ -223,12 +234,14 @@ class _Pass:
         received, got = [v.text for v in values], _plus(values).text
         leaf = node is not None and node.kind == "leaf"
         name = node.name if node is not None else ""
-        text = narrate.accumulate_sentence(name, received, got, before, after, leaf)
-        step = Step("accumulate", text, key, total=_fan_in(received, got), number=self.number)
+        step = Step("accumulate", "", key, total=_fan_in(received, got), number=self.number)
+        step.say(lambda words: narrate.accumulate_sentence(
+            name, [words(v) for v in values], words(_plus(values)),
+            words(r.before) if r.before is not None else None, words(r.after), leaf))
         if key is not None:
             step.grads.append((key, before or "None", after))
             if name:
-                self.accumulated.append((name, after))
+                self.accumulated.append((name, r.after))
         self.steps.append(step)
 
     def hook_fired(self, r) -> None:
@@ -239,8 +252,9 @@ class _Pass:
                                number=self.number))
 
     def backward_finished(self, r) -> None:
-        self.steps.append(Step("finish", narrate.finish_sentence(self.number, self.accumulated), None,
-                               number=self.number))
+        self.steps.append(Step("finish", "", None, number=self.number).say(
+            lambda words: narrate.finish_sentence(self.number, [(n, words(v)) for n, v in self.accumulated],
+                                                  4 if words is narrate.named else None)))
 
     def backward_failed(self, r) -> None:
         key = self.model.key_of_node(r.node_id)
@@ -308,7 +322,7 @@ def state_at(model, steps: list, position: int) -> State:
     """The drawing after the first ``position`` steps (0: before any, ``len(steps)``: after all)."""
     grads, saved = _start(model, steps)
     edges: dict = {}
-    active, text, total = None, "", ""
+    active, text, total, full = None, "", "", ""
     for step in steps[:position]:
         if step.reset:
             edges = {}
@@ -318,8 +332,8 @@ def state_at(model, steps: list, position: int) -> State:
             grads[key] = after
         for key, _, after in step.saved:
             saved[key] = after
-        active, text, total = step.active, step.text, step.total
-    return State(edges, grads, saved, active, text, total)
+        active, text, total, full = step.active, step.text, step.total, step.full
+    return State(edges, grads, saved, active, text, total, full)
 
 
 def replay_json(model, steps: list) -> dict:
@@ -330,7 +344,7 @@ def replay_json(model, steps: list) -> dict:
     grads, saved = _start(model, steps)
     out = []
     for s in steps:
-        out.append({"kind": s.kind, "text": s.text, "active": idx(s.active), "total": s.total, "reset": s.reset,
+        out.append({"kind": s.kind, "text": s.text, "full": s.full, "active": idx(s.active), "total": s.total, "reset": s.reset,
                     "pass": s.number,
                     "edges": [[e.index, v] for e, v in s.edges], "locals": [[e.index, v] for e, v in s.locals],
                     "grads": [[idx(k), a] for k, _, a in s.grads], "saved": [[idx(k), a] for k, _, a in s.saved]})

@@ -6,6 +6,7 @@ no serious or critical violation, text contrast included, in the widgets. Screen
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import time
 import urllib.request
@@ -202,3 +203,79 @@ def test_every_other_lesson_renders_in_every_front_end(lab, lab_page, lesson, fr
         widgets.nth(i).screenshot(path=str(ARTIFACTS / f"front-{front}-{theme}-{lesson[:2]}-widget-{i}.png"))
     violations = [v for v in _axe(page) if v["impact"] in ("serious", "critical")]
     assert violations == [], json.dumps(violations, indent=1)
+
+
+#: At the end of a replay: per leaf that received .grad (the node table's), its name and whether its box is inside the visible
+#: drawing; per open module frame that shows across the view, whether its name is inside the view too.
+_END_VIEW = """(root) => {
+  const view = root.querySelector('.agt-svg').getBoundingClientRect();
+  const stage = root.querySelector('.agt-stage').getBoundingClientRect();
+  const left = Math.max(view.left, stage.left), right = Math.min(view.right, stage.right);
+  const inside = (r) => r.left >= left - 0.5 && r.right <= right + 0.5 && r.top >= view.top - 0.5 &&
+    r.bottom <= view.bottom + 0.5;
+  const drawn = new Map([...root.querySelectorAll('.agt-node.agt-leaf')].map((g) =>  // (boxes far out are culled)
+    [g.querySelector('.agt-label').textContent, inside(g.querySelector('.agt-shape').getBoundingClientRect())]));
+  const leaves = [...root.querySelectorAll('.agt-table tbody tr')]  // the node table lists every node
+    .filter((tr) => tr.cells[1].textContent === 'leaf' && !['', 'None'].includes(tr.cells[4].textContent.trim()))
+    .map((tr) => [tr.cells[0].textContent, drawn.get(tr.cells[0].textContent) === true]);
+  const titles = [...root.querySelectorAll('.agt-frame')].map((f) => {
+    const frame = f.querySelector('.agt-fshape').getBoundingClientRect(), t = f.querySelector('.agt-gtab text');
+    const r = t.getBoundingClientRect(), across = Math.min(frame.right, right) - Math.max(frame.left, left);
+    const shows = across > r.width + 16 && r.top >= view.top && r.bottom <= view.bottom;
+    return [t.textContent, !shows || (r.left >= left - 0.5 && r.right <= right + 0.5)];
+  });
+  return { leaves, titles };
+}"""
+
+
+@pytest.mark.parametrize("front, theme", [("lab", "dark"), ("notebook", "light")])
+def test_lesson_6_replay_ends_on_its_leaves_and_spells_out_numbers_on_request(lab, lab_page, front, theme):
+    """Issue 13, lesson 6's MLP step (17 nodes, groups open): at the end of the replay the view shows the leaves
+    that received .grad, the most recent (model.0.weight) first, and the narration counts the ones out of view
+    ("N more leaves to the left: Fit shows all"); an open frame's name is never cut at the view's edge; the
+    sentence names big gradients by shape, and the "Show every number" button (Enter) shows them in full."""
+    page = lab_page
+    page.set_viewport_size({"width": 960, "height": 900})
+    lesson = "06_training_a_tiny_network.ipynb"
+    shutil.copy(LESSONS / lesson, lab.root / lesson)
+    _set_theme(lab, theme)
+    _run_all(lab, page, lesson, front)
+    root = page.locator(".agt-root").filter(has=page.locator(".agt-table th", has_text="model.0.weight")).first
+    root.scroll_into_view_if_needed()
+    assert "/" in _position(root)
+    root.focus()
+    page.keyboard.press("Home")
+    total = int(root.locator("input[type=range]").get_attribute("max"))
+    for step in range(1, total):  # the replay pans across the frames: their names stay readable
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function(f"(r) => r.querySelector('.agt-pos').textContent.startsWith('step {step} /') && "
+                               "!r.dataset.gliding", arg=root.element_handle())
+        titles = root.evaluate(_END_VIEW)["titles"]
+        assert all(ok for _, ok in titles), (step, titles)
+    page.keyboard.press("Home")
+    page.keyboard.press("End")
+    page.wait_for_function("(r) => !r.dataset.gliding", arg=root.element_handle())
+    seen = root.evaluate(_END_VIEW)
+    ARTIFACTS.mkdir(exist_ok=True)
+    root.screenshot(path=str(ARTIFACTS / f"lesson-6-end-{front}-{theme}.png"))
+    leaves = dict(seen["leaves"])
+    assert len(leaves) == 6 and leaves["model.0.weight"], seen  # every weight and bias; the newest in view
+    narration = root.locator(".agt-narration").inner_text()
+    out = sum(int(n) for n in re.findall(r"(\d+) (?:more lea(?:f|ves) )?(?:to the left|to the right|above|below)",
+                                          narration))
+    assert out == sum(not v for v in leaves.values()), (narration, seen)
+    assert out == 0 or narration.endswith(": Fit shows all."), narration
+    assert all(ok for _, ok in seen["titles"]), seen["titles"]
+    assert "…" not in narration and "model.0.weight.grad" not in narration  # 4 named, and 2 more in the table
+
+    button, full = root.locator(".agt-fullbtn"), root.locator(".agt-full")
+    assert button.inner_text() == "Show every number" and button.get_attribute("aria-expanded") == "false"
+    assert full.is_hidden() and button.get_attribute("aria-controls") == full.get_attribute("id")
+    button.focus()
+    page.keyboard.press("Enter")  # a button: Enter (or Space, or a click) opens it
+    assert button.get_attribute("aria-expanded") == "true" and full.is_visible()
+    spelled = full.inner_text()  # every leaf, its numbers (the first 32 the drawing keeps of a larger one)
+    assert "model.0.weight.grad = (16, 2) [" in spelled and "(the first 32 of 256)" in spelled, spelled
+    root.screenshot(path=str(ARTIFACTS / f"lesson-6-end-full-{front}-{theme}.png"))
+    page.keyboard.press("Enter")
+    assert full.is_hidden() and button.inner_text() == "Show every number"

@@ -46,6 +46,8 @@ function squeeze(text, room) {
   }
 }
 
+let widgetCount = 0;  // makes element ids unique on a page with several drawings
+
 function el(tag, attrs = {}, text) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
@@ -253,6 +255,18 @@ function render({ model, el: host }) {
   player.append(bStart, bBack, bPlay, bFwd, bEnd, slider, speed, pos);
 
   const narration = el("p", { class: "agt-narration", "aria-live": "polite", "aria-atomic": "true" });
+  // a tensor of more than 6 numbers is named by its shape in the sentence; this button shows it with its numbers
+  const fullText = el("p", { class: "agt-full", id: `agt-full-${++widgetCount}`, hidden: "" });
+  const bFull = el("button", { type: "button", class: "agt-fullbtn", "aria-expanded": "false",
+    "aria-controls": fullText.id, hidden: "" }, "Show every number");
+  let showFull = false;
+  const offView = el("span", { class: "agt-offview" });
+  bFull.addEventListener("click", () => {
+    showFull = !showFull;
+    bFull.setAttribute("aria-expanded", String(showFull));
+    bFull.textContent = showFull ? "Hide the numbers" : "Show every number";
+    fullText.hidden = !showFull;
+  });
   const detail = el("p", { class: "agt-detail" });
   const note = el("p", { class: "agt-note", role: "note" });
   const legend = el("div", { class: "agt-legend", "aria-hidden": "true" });
@@ -261,7 +275,9 @@ function render({ model, el: host }) {
   const tableBox = el("details", { class: "agt-tablebox" });
   const tableWrap = el("div", { class: "agt-tablewrap" });
   tableBox.append(el("summary", {}, "Nodes as a table (text alternative)"), tableWrap);
-  root.append(top, stage, player, narration, detail, note, legend, tableBox);
+  const narrationRow = el("div", { class: "agt-narration-row" });
+  narrationRow.append(narration, bFull);
+  root.append(top, stage, player, narrationRow, fullText, detail, note, legend, tableBox);
   host.append(root);
 
   // ------------------------------------------------------------ state of the view
@@ -487,9 +503,11 @@ function render({ model, el: host }) {
       Object.entries(counts).map(([k, c]) => `${c} ${KIND_NAMES[k]}`).join(", ") + `), ${edges.length} edges`;
     buildTable();
     st = stateAt(replay, position);
-    if (!userView || reset) startView();
+    const fresh = !userView || reset;
+    if (fresh) startView();
     cull();
     applyState();
+    if (fresh && position > 0) follow();  // a redrawn graph keeps the replay's step (or the end's leaves) in view
     const js = performance.now() - t0;
     // after the next frame is painted: script + style + layout + paint of this render
     requestAnimationFrame(() => setTimeout(() => {
@@ -516,6 +534,7 @@ function render({ model, el: host }) {
     root.dataset.closedGroups = String(graph.groups.filter((g) => !g.expanded).length);
     if (refocus >= 0 && groupEls.has(refocus)) groupEls.get(refocus).focus();
     refocus = -1;
+    stickTitles();
   }
 
   function toggleGroup(id) {  // open or close a group: Python lays the drawing out again
@@ -574,6 +593,11 @@ function render({ model, el: host }) {
     if (!count) narration.textContent = graph.nodes.length ? "Call .backward() to record a backward pass to replay." : "";
     else if (position === 0) narration.textContent = "Before the backward pass. Press → (or Play) to step through it.";
     else narration.textContent = step.text;
+    narration.append(offView);  // follow() says there which leaves are out of view at the end
+    const full = position > 0 && step ? step.full || "" : "";
+    bFull.hidden = !full;
+    fullText.textContent = full;
+    fullText.hidden = !full || !showFull;
     detail.textContent = step && step.locals.length
       ? "Local derivatives: " + step.locals.map(([, t]) => t).join(";  ") : "";
     if (position !== lastPosition && view) follow();
@@ -615,7 +639,23 @@ function render({ model, el: host }) {
   function setView(v) {
     view = v;
     svg.setAttribute("viewBox", `${v.x} ${v.y} ${v.w} ${v.h}`);
+    stickTitles();
     queueCull();
+  }
+
+  function stickTitles() {
+    // An open group's name stays readable while the view pans past the frame's left edge: it slides along the
+    // frame's top band to the view's left edge, and no further than the frame's right end.
+    if (!view) return;
+    for (const g of graph.groups) {
+      const text = g.expanded ? groupEls.get(g.id)?.querySelector("text") : null;
+      if (!text) continue;
+      const inset = g.tab[0] - g.frame[0];
+      const width = Number(text.dataset.w) || text.getComputedTextLength();  // 0 until the widget is shown
+      if (width) text.dataset.w = String(width);
+      const last = g.frame[2] - inset - width;
+      text.setAttribute("x", String(Math.max(g.tab[0], Math.min(view.x + inset, last))));
+    }
   }
 
   function stageSize() {  // [width, height, scale that fits the whole graph]; the stage is no taller than needed
@@ -665,25 +705,64 @@ function render({ model, el: host }) {
     return g && !g.expanded ? g : n;
   }
 
-  function stepBoxes() {
-    // What the replay's current step is about: its node and the ends of the edges it lit; at the end of the
-    // replay, the leaves that received .grad (the last pass's gradients, where the learner looks next).
+  function endLeaves() {
+    // At the end of the replay: the boxes of the leaves that received .grad in the last pass, the most recent
+    // first (where the learner looks next); none before the end.
     const count = replay.steps.length;
-    if (count && position >= count) {
-      const before = new Map(replay.start.grads);
-      const leaves = graph.nodes.map((n, i) => i).filter((i) => graph.nodes[i].kind === "leaf" &&
-        st.grads.has(i) && st.grads.get(i) !== "None" && st.grads.get(i) !== before.get(i));
-      if (leaves.length) return leaves.map(box);
-    }
+    if (!count || position < count) return [];
+    const last = replay.steps[count - 1].pass, seen = new Set();
+    for (let k = count - 1; k >= 0 && replay.steps[k].pass === last; k--)
+      for (const [i, after] of replay.steps[k].grads)
+        if (i >= 0 && graph.nodes[i] && graph.nodes[i].kind === "leaf" && after !== "None") seen.add(i);
+    return [...new Set([...seen].map(box))];
+  }
+
+  function stepBoxes() {
+    // What the replay's current step is about: its node and the ends of the edges it lit.
     if (st.active < 0) return [];
     const ends = [st.active];
     for (const i of st.current) { const e = graph.edges[i]; if (e) ends.push(e.src, e.dst); }
     return [...new Set(ends)].map(box);
   }
 
+  function bounds(boxes, pad) {
+    return [Math.min(...boxes.map((b) => b.x - b.w / 2)) - pad, Math.min(...boxes.map((b) => b.y - b.h / 2)) - pad,
+      Math.max(...boxes.map((b) => b.x + b.w / 2)) + pad, Math.max(...boxes.map((b) => b.y + b.h / 2)) + pad];
+  }
+
+  function showLeaves(leaves) {
+    // The end view: the smallest pan, and zoom-out if needed (text stays >= 10 px: no smaller than START_SCALE),
+    // that shows every leaf that received .grad; where they do not all fit, as many as fit, the most recent
+    // first, and the narration says which way the others are.
+    const r = svg.getBoundingClientRect(), pad = 16;
+    const widest = Math.max(1, r.width ? r.width / START_SCALE / view.w : 1);  // how far out the zoom may go
+    const shown = [];
+    for (const b of leaves) {
+      const [x0, y0, x1, y1] = bounds([...shown, b], pad);
+      if (!shown.length || (x1 - x0 <= view.w * widest && y1 - y0 <= view.h * widest)) shown.push(b);
+    }
+    const [x0, y0, x1, y1] = bounds(shown, pad);
+    const z = Math.min(widest, Math.max(1, (x1 - x0) / view.w, (y1 - y0) / view.h));
+    const w = view.w * z, h = view.h * z;
+    const x = Math.min(Math.max(view.x, x1 - w), x0), y = Math.min(Math.max(view.y, y1 - h), y0);
+    const out = { "to the left": 0, "to the right": 0, above: 0, below: 0 };
+    for (const b of leaves) {
+      if (b.x - b.w / 2 >= x && b.x + b.w / 2 <= x + w && b.y - b.h / 2 >= y && b.y + b.h / 2 <= y + h) continue;
+      const dx = (b.x - x - w / 2) / w, dy = (b.y - y - h / 2) / h;  // from the view's centre, in view sizes
+      out[Math.abs(dx) >= Math.abs(dy) ? (dx < 0 ? "to the left" : "to the right") : (dy < 0 ? "above" : "below")]++;
+    }
+    const where = Object.entries(out).filter(([, n]) => n)
+      .map(([side, n], k) => k ? `${n} ${side}` : `${n} more ${n === 1 ? "leaf" : "leaves"} ${side}`);
+    if (where.length) offView.textContent = ` ${where.join(" and ")}: Fit shows all.`;
+    if (x !== view.x || y !== view.y || w !== view.w) glideTo({ x, y, w, h });
+  }
+
   function follow() {
     // Keep the current step's boxes in sight at the learner's zoom (text stays legible): pan, smoothly, just
     // enough to bring them all in; when they do not fit in the view, centre the step's own node.
+    offView.textContent = "";
+    const leaves = endLeaves();
+    if (leaves.length) { showLeaves(leaves); return; }
     const boxes = stepBoxes();
     if (!boxes.length) return;
     const pad = 16, { w, h } = view;
