@@ -103,7 +103,7 @@ LESSON_9 = Path(__file__).parents[2] / "notebooks" / "09_where_did_my_gradient_g
 
 def test_lesson_9_marks_the_cut_and_checks_the_prediction(lab, lab_page):
     """Where did my gradient go: the first drawing marks "detached here" between h and kept; the learner predicts
-    that only b gets a gradient (the quiz says so), and the replay then ends with b.grad = 9 and no w.grad."""
+    that only b gets a gradient (Predict says so and runs backward), and the replay then ends with b.grad = 9."""
     page = lab_page
     shutil.copy(LESSON_9, lab.root / LESSON_9.name)
     lab.run_all(page, LESSON_9.name)
@@ -116,21 +116,23 @@ def test_lesson_9_marks_the_cut_and_checks_the_prediction(lab, lab_page):
     assert drawing.locator(".agt-edge.agt-cutedge").count() == 1  # from kept's box to kept: h is not in this graph
     assert "graph cut" in drawing.locator(".agt-legend").inner_text()
 
-    quiz = page.locator(".agt-quiz").first  # predict, then see
-    quiz.scroll_into_view_if_needed()
-    quiz.get_by_label("b", exact=True).check()
-    quiz.get_by_role("button", name="Check answer").click()
-    quiz.locator(".agt-quiz-feedback.is-correct").wait_for()
-    assert quiz.locator(".agt-quiz-score").inner_text() == "Score 1 / 1"
+    predict = page.locator(".agt-predict").first  # predict, then see: the reveal runs backward
+    predict.scroll_into_view_if_needed()
+    predict.locator("label.agt-quiz-choice", has_text="b").click()
+    predict.get_by_role("button", name="Check my prediction").click()
+    predict.locator(".agt-quiz-feedback.is-correct").wait_for()
+    assert "b.grad = 9" in predict.locator(".agt-quiz-feedback").inner_text()
 
-    after = page.locator(".agt-root").nth(1)  # the same drawing shown again after backward
-    after.scroll_into_view_if_needed()
+    after = page.locator(".agt-predict").first.locator("xpath=ancestor::div[contains(@class, 'jp-Cell')]")
+    after = after.locator(".agt-root").first  # the drawing under the prediction now holds the pass
+    after.locator(".agt-pos").page.wait_for_function(
+        "el => /\\/ [1-9]/.test(el.textContent)", arg=after.locator(".agt-pos").element_handle())
     after.focus()
     page.keyboard.press("End")
-    assert after.locator(".agt-narration").inner_text() == "Backward pass 1 is done: b.grad = 9."
+    assert after.locator(".agt-narration").inner_text().startswith("Backward pass 1 is done: b.grad = 9.")
     ARTIFACTS.mkdir(exist_ok=True)
     drawing.screenshot(path=str(ARTIFACTS / "lesson-9-cut.png"))
-    quiz.screenshot(path=str(ARTIFACTS / "lesson-9-predict.png"))
+    predict.screenshot(path=str(ARTIFACTS / "lesson-9-predict.png"))
     after.screenshot(path=str(ARTIFACTS / "lesson-9-replay.png"))
 
 
