@@ -18,8 +18,8 @@ Measured in this one process, best (min) of R repeats with the garbage collector
    subscriber, and with a live ``GraphWidget()`` attached (target: at most 2x the bare loop).
 5. Lesson 6's training loop (a 2-16-16-1 MLP on 200 points, SGD with momentum, 300 steps), side by side in
    alternating runs: without the widgets, with them imported (the backward-pass history on: the loop "without
-   it"), with a live ``GraphWidget()`` displayed, and with lesson 6's ``show(loss)`` drawing displayed (target:
-   the live widget at most 1.1x the loop without it, and the history at most 1.1x the loop without the widgets;
+   it"), with a live ``GraphWidget()`` displayed, and with lesson 6's ``show(loss)`` drawing displayed (target,
+   issue 13: the live widget at most 1.2x the loop without it; the history's own cost is printed too), as the
    best run, the median of the per-round ratios, and the sum over the steps of each step's least time in any
    run, which another job on the machine moves least).
 6. The geometry of our static SVG on the graphs of tests/viz_suite.py against dot on the same graphs: crossings,
@@ -301,15 +301,15 @@ def lesson6_overhead(repeats: int) -> None:
     print(f"  {'':<58}{'best':>10}    {'median':>9}   {'ratio: best, median of the rounds':>20}")
     for name in names:
         rounds = [t / b for t, b in zip(times[name], base)]  # each run against the loop without it, same round
-        target = "  target <= 1.1x" if "live" in name else ""
+        target = "  target <= 1.2x" if "live" in name else ""
         print(f"  {name:<58}{min(times[name]) * 1e3:10.1f} ms {median(times[name]) * 1e3:9.1f} ms"
               f"   {min(times[name]) / min(base):5.2f}x {median(rounds):5.2f}x{target}")
     live = [t / b for t, b in zip(times[names[2]], base)]
     history = [b / t for b, t in zip(base, times[names[0]])]
     print(f"  live GraphWidget() / the loop without it: best {min(times[names[2]]) / min(base):.2f}x, median of the "
-          f"rounds {median(live):.2f}x (target <= 1.1x)")
+          f"rounds {median(live):.2f}x (target <= 1.2x)")
     print(f"  the history itself / the loop without the widgets: best {min(base) / min(times[names[0]]):.2f}x, "
-          f"median of the rounds {median(history):.2f}x (target <= 1.1x)")
+          f"median of the rounds {median(history):.2f}x")
     print(f"  step by step (each step's least CPU time over the runs, summed): live {steady[names[2]] * 1e3:.1f} ms / "
           f"{steady[names[1]] * 1e3:.1f} ms = {steady[names[2]] / steady[names[1]]:.2f}x, show(loss) "
           f"{steady[names[3]] / steady[names[1]]:.2f}x; the history {steady[names[1]] / steady[names[0]]:.2f}x")
