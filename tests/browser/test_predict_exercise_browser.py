@@ -369,3 +369,27 @@ def test_lesson_1_graph_exercise_fixed_in_notebook_7(lab, lab_page, theme):
     _set_theme(lab, theme)
     _run_all(lab, lab_page, lesson, "notebook")
     _fix_by_keyboard(lab_page, lesson, 0, f"notebook-{theme}")
+
+
+#: lesson -> (a line of its custom-Function exercise, the wrong line, the learner's fix)
+FUNCTION_FIXES = {
+    "08_reading_the_engine.ipynb": ("class MulAdd(", "return grad_output * b, grad_output * b, grad_output",
+                                    "return grad_output * b, grad_output * a, grad_output"),
+}
+
+
+@pytest.mark.parametrize("lesson", list(FUNCTION_FIXES))
+def test_custom_function_exercise_of_lesson_8_fixed_in_the_cell(lab, lab_page, lesson):
+    """The backward the learner writes for their own Function: marked wrong on its edge, right once fixed."""
+    page = lab_page
+    ARTIFACTS.mkdir(exist_ok=True)
+    shutil.copy(LESSONS / lesson, lab.root / lesson)
+    _set_theme(lab, "light")
+    _run_all(lab, page, lesson, "lab")
+    marker, wrong, fix = FUNCTION_FIXES[lesson]
+    source = _lesson_source(lesson, marker)
+    assert wrong in source
+    cell = _cell_with(page, marker)
+    _fix_by_typing(page, cell, source.replace(wrong, fix), "expected", "Right", f"lab-light-{lesson[:2]}-function")
+    assert cell.locator(".agt-check .edge.is-right").count() == 3
+    assert _axe(page, ".agt-check") == []
