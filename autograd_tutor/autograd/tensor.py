@@ -203,12 +203,15 @@ def handed_out(data) -> bool:
     return any(given is data for given in HANDED_OUT)
 
 
-def graph_cut(cause: str, sources: tuple, out=None, op: str = "") -> None:
+def graph_cut(cause: str, sources: tuple, out=None, op: str = "", handed=None) -> None:
     """Tell whoever listens to ``graph_cut`` events that no gradient will flow from ``out`` back to ``sources``
     (see :class:`~autograd_tutor.events.GraphCut`); for ``item``/``tolist``/``numpy`` (no ``out``) the event
-    carries the numbers handed out. The caller has checked ``events._subscribers``."""
+    carries the numbers handed out, and ``handed``, the Python object itself, joins :data:`HANDED_OUT`. The
+    caller has checked ``events._subscribers``."""
     if not events.wanted(events.GraphCut):
         return
+    if handed is not None:
+        HANDED_OUT.append(handed)
     if out is not None:
         out._cut = True  # what is computed from it without recording is "derived" from the cut
     fns = [t._grad_fn for t in sources]
@@ -518,15 +521,13 @@ class Tensor:
             raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
         number = self._data.item()
         if events._subscribers and self._requires_grad:
-            graph_cut("item", (self,))
-            HANDED_OUT.append(number)
+            graph_cut("item", (self,), handed=number)
         return number
 
     def tolist(self):
         numbers_ = self._data.tolist()
         if events._subscribers and self._requires_grad:
-            graph_cut("tolist", (self,))
-            HANDED_OUT.append(numbers_)
+            graph_cut("tolist", (self,), handed=numbers_)
         return numbers_
 
     def numpy(self) -> np.ndarray:
@@ -573,15 +574,13 @@ class Tensor:
             _warn_once(SCALAR_WARNING)
         number = self._scalar(float)
         if events._subscribers and self._requires_grad:
-            graph_cut("float", (self,))
-            HANDED_OUT.append(number)
+            graph_cut("float", (self,), handed=number)
         return number
 
     def __int__(self) -> int:
         number = self._scalar(int)
         if events._subscribers and self._requires_grad:
-            graph_cut("int", (self,))
-            HANDED_OUT.append(number)
+            graph_cut("int", (self,), handed=number)
         return number
 
     def __index__(self) -> int:
