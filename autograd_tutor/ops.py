@@ -14,6 +14,7 @@ from .autograd.arguments import numpy_names, takes_out, takes_outs, TAKES_OUTS
 from .autograd.ops.arithmetic import RsubBackward0, RsubBackward1
 from .autograd.ops.selection import WhereBackward0
 from .autograd.ops.linalg import CdistBackward0
+from .autograd.ops.reductions import StdMeanBackward0, VarMeanBackward0
 from .autograd.ops.shape import CatBackward0, StackBackward0
 from .autograd.dtypes import LEGACY_NAMES, kind_name
 from .autograd.function import shown
@@ -342,3 +343,30 @@ __all__ += [*_NUMPY_STYLE, "concatenate"]
  swapaxes, swapdims, ravel, fliplr, flipud, argwhere, count_nonzero, narrow, select) = (
     _method(n) for n in _NUMPY_STYLE)
 concatenate = cat
+
+
+# ---- a spread and a mean in one pass, two outputs of one node (VarMeanBackward0, StdMeanBackward0)
+@numpy_names
+def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None) -> tuple:
+    """``(input.var(...), input.mean(...))`` as one node, read as ``var`` reads its arguments.
+
+    >>> import autograd_tutor as torch
+    >>> torch.var_mean(torch.tensor([1., 2., 3., 6.]))
+    (tensor(4.6667), tensor(3.))
+    """
+    return _with_mean(input, VarMeanBackward0, "var_mean", dim, unbiased, keepdim, correction)
+
+
+@numpy_names
+def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None) -> tuple:
+    """``(input.std(...), input.mean(...))`` as one node, read as ``std`` reads its arguments."""
+    return _with_mean(input, StdMeanBackward0, "std_mean", dim, unbiased, keepdim, correction)
+
+
+def _with_mean(input, node, name: str, dim, unbiased, keepdim, correction) -> tuple:
+    if _wrap(input)._data.dtype.kind != "f":
+        raise RuntimeError(f"{name} only support floating point and complex dtypes")
+    return input._spread_stat(node, dim, unbiased, keepdim, correction)
+
+
+__all__ += ["var_mean", "std_mean"]
