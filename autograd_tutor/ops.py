@@ -337,10 +337,10 @@ cross, svd, histogram, bitwise_and, bitwise_or, bitwise_xor, bitwise_not = (
 # ---- NumPy's names that torch has too: the same operations, the same nodes (``torch.concatenate`` is ``cat``)
 _NUMPY_STYLE = ("multiply", "divide", "true_divide", "subtract", "negative", "absolute", "not_equal", "less",
                 "less_equal", "greater", "greater_equal", "swapaxes", "swapdims", "ravel", "fliplr", "flipud",
-                "rot90", "argwhere", "count_nonzero", "narrow", "select")
+                "rot90", "diff", "take_along_dim", "argwhere", "count_nonzero", "narrow", "select")
 __all__ += [*_NUMPY_STYLE, "concatenate"]
 (multiply, divide, true_divide, subtract, negative, absolute, not_equal, less, less_equal, greater, greater_equal,
- swapaxes, swapdims, ravel, fliplr, flipud, rot90, argwhere, count_nonzero, narrow, select) = (
+ swapaxes, swapdims, ravel, fliplr, flipud, rot90, diff, take_along_dim, argwhere, count_nonzero, narrow, select) = (
     _method(n) for n in _NUMPY_STYLE)
 concatenate = cat
 
