@@ -16,7 +16,8 @@ from ..tracebacks import ENGINE_FRAME
 
 __all__ = ["MmBackward0", "MvBackward0", "DotBackward0", "BmmBackward0", "AddmmBackward0", "DiagEmbedBackward0",
            "DiagonalBackward0", "DiagonalBackward0_copy", "DiagonalBackwardBackward0", "TraceBackward0",
-           "IndexFillBackward1", "TrilBackward0", "TriuBackward0", "CdistBackward0", "LinalgCrossBackward0", "LinalgSvdBackward0"]
+           "IndexFillBackward1", "TrilBackward0", "TriuBackward0", "CdistBackward0", "LinalgCrossBackward0", "LinalgSvdBackward0",
+           "TrilinearBackward0"]
 
 
 def _mm_shapes_error(a, b) -> RuntimeError:
@@ -475,3 +476,36 @@ def _mt(x: np.ndarray) -> np.ndarray:
 def _skew(x: np.ndarray) -> np.ndarray:
     """x - x^T, twice the antisymmetric part."""
     return x - _mt(x)
+
+
+class TrilinearBackward0(Function):
+    """The bilinear form of ``F.bilinear``: z_bo = sum_ij x_bi W_oij y_bj, for rows x (B, I), y (B, J) and
+    W (O, I, J); dx_bi = sum_oj g_bo W_oij y_bj,  dW_oij = sum_b g_bo x_bi y_bj,  dy_bj = sum_oi g_bo x_bi W_oij.
+    Torch's ``_trilinear`` as bilinear calls it (x, W, y unsqueezed at (1, 3), (0,), (1, 2), summed over (2, 3)):
+    first over i, x with W, then over j with y; each input is kept only when another's gradient needs it.
+
+    >>> x, w, y = (Tensor._make(np.ones(s, np.float32)) for s in ((1, 2), (1, 2, 3), (1, 3)))
+    >>> TrilinearBackward0.forward(None, x, w, y).tolist()
+    [[6.0]]
+    """
+    saved_names = ("i1", "i2", "i3", "expand1", "expand2", "expand3", "sumdim")
+
+    @staticmethod
+    def forward(ctx, x, w, y):
+        a, b, c = x._data, w._data, y._data
+        if ctx is not None and ctx.needs_input_grad:
+            need = ctx.needs_input_grad
+            ctx.save(i1=x if need[1] or need[2] else None, i2=w if need[0] or need[2] else None,
+                     i3=y if need[0] or need[1] else None, expand1=(1, 3), expand2=(0,), expand3=(1, 2), sumdim=(2, 3))
+        (rows, i), (o, _, j) = a.shape, b.shape
+        first = (a @ b.transpose(1, 0, 2).reshape(i, o * j)).reshape(rows, o, j)  # sum over i: (B, O, J)
+        return (first @ c[:, :, None])[..., 0]
+
+    @staticmethod
+    def backward(ctx, g):
+        _needs_array_only(ctx, g, "bilinear")
+        need = ctx.needs_input_grad
+        x, w, y = (ctx._unpack(k, False) if k in ctx._saved else None for k in ("i1", "i2", "i3"))
+        return (np.einsum("bo,oij,bj->bi", g, w, y, optimize=True) if need[0] else None,
+                np.einsum("bo,bi,bj->oij", g, x, y, optimize=True) if need[1] else None,
+                np.einsum("bo,bi,oij->bj", g, x, w, optimize=True) if need[2] else None)
