@@ -112,9 +112,10 @@ class ShapeMethods:
             raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
         if n < 2:
             raise RuntimeError(f"expected total dims >= 2, but got total dims = {n}")
-        if dims[0] == dims[1] or abs(dims[0] - dims[1]) == n:
+        wrapped = (_dim(dims[0], n), _dim(dims[1], n))
+        if wrapped[0] == wrapped[1]:
             raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {dims[0]} and dim1 = {dims[1]}")
-        turn = Rot90Backward0.apply(self, k=k % 4, dims=(_dim(dims[0], n), _dim(dims[1], n)))
+        turn = Rot90Backward0.apply(self, k=k % 4, dims=wrapped)
         return shown(turn, k=k, dims=dims)
 
     def repeat(self, *args, repeats=None):
@@ -293,6 +294,10 @@ class ShapeMethods:
 
     @property
     def mT(self):
+        if self.ndim == 0:
+            _warn_once("Tensor.mT is deprecated on 0-D tensors. This function is the identity in these cases. "
+                       "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4373.)")
+            return self
         if self.ndim < 2:
             raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. Got {self.ndim}-D "
                                "tensor.")
@@ -301,6 +306,10 @@ class ShapeMethods:
     @property
     def mH(self):
         """The conjugate transpose of the last two dims: ``mT`` for real numbers, the only ones here."""
+        if self.ndim == 0:
+            _warn_once("Tensor.mH is deprecated on 0-D tensors. Consider using x.conj(). (Triggered internally at "
+                       "/__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4382.)")
+            return self
         if self.ndim < 2:
             raise RuntimeError(f"tensor.mH is only supported on matrices or batches of matrices. Got {self.ndim}-D "
                                "tensor.")

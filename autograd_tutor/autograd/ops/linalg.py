@@ -498,14 +498,16 @@ class TrilinearBackward0(Function):
             ctx.save(i1=x if need[1] or need[2] else None, i2=w if need[0] or need[2] else None,
                      i3=y if need[0] or need[1] else None, expand1=(1, 3), expand2=(0,), expand3=(1, 2), sumdim=(2, 3))
         (rows, i), (o, _, j) = a.shape, b.shape
-        first = (a @ b.transpose(1, 0, 2).reshape(i, o * j)).reshape(rows, o, j)  # sum over i: (B, O, J)
-        return (first @ c[:, :, None])[..., 0]
+        wide = np.float64 if a.dtype == np.float32 else a.dtype  # float32 summed in float64, rounded once
+        first = (a.astype(wide) @ b.transpose(1, 0, 2).reshape(i, o * j).astype(wide)).reshape(rows, o, j)
+        return (first @ c[:, :, None].astype(wide))[..., 0].astype(a.dtype)  # over i, then over j
 
     @staticmethod
     def backward(ctx, g):
         _needs_array_only(ctx, g, "bilinear")
         need = ctx.needs_input_grad
-        x, w, y = (ctx._unpack(k, False) if k in ctx._saved else None for k in ("i1", "i2", "i3"))
+        x, w, y = (ctx._unpack(k, False) if need[a] or need[b] else None
+                   for k, a, b in (("i1", 1, 2), ("i2", 0, 2), ("i3", 0, 1)))
         return (np.einsum("bo,oij,bj->bi", g, w, y, optimize=True) if need[0] else None,
                 np.einsum("bo,bi,bj->oij", g, x, y, optimize=True) if need[1] else None,
                 np.einsum("bo,bi,oij->bj", g, x, w, optimize=True) if need[2] else None)

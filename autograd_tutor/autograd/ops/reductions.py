@@ -405,6 +405,8 @@ class VarMeanBackward0(MultiOutputFunction):
         with np.errstate(invalid="ignore"):
             first = cls.spread(_variance(ctx, x, dim, correction, keepdim, name))
         d = _float(x)
+        if not _count(d, dim):  # the mean of nothing: nan, as the spread
+            return [first, np.full(first.shape, np.nan, d.dtype)]
         return [first, d.mean(axis=dim, keepdims=keepdim, dtype=d.dtype)]
 
     @staticmethod
@@ -465,6 +467,8 @@ def _variance(ctx, x, dim, correction, keepdim: bool, name: str) -> np.ndarray:
         warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the reduction "
                       "factor (input numel divided by output numel). (Triggered internally at "
                       "/__w/pytorch/pytorch/aten/src/ATen/native/ReduceOps.cpp:1861.)", UserWarning, stacklevel=6)
+    if not _count(d, dim):  # the spread of nothing: nan, without NumPy's warnings
+        return np.full(np.add.reduce(d, axis=dim, keepdims=keepdim).shape, np.nan, d.dtype)
     centred = d - d.mean(axis=dim, keepdims=True)
     with np.errstate(divide="ignore", invalid="ignore"):  # n <= correction: inf or nan, as torch
         return np.add.reduce(centred * centred, axis=dim, keepdims=keepdim) / d.dtype.type(_count(d, dim) - correction)
