@@ -1,6 +1,7 @@
 """The torch 2.13 functions real teaching programs call that were missing (issue 14): ``diff``, ``take_along_dim``,
 ``var_mean`` / ``std_mean``, ``rot90``, ``Tensor.H`` / ``mH``, ``cumsum`` / ``cumprod`` with ``dtype=``,
-``F.bilinear`` / ``nn.Bilinear``, run in torch and autograd_tutor: values, gradients, graphs, saved fields, printed
+``F.bilinear`` / ``nn.Bilinear``; and ``meshgrid``, ``broadcast_to`` / ``_tensors`` / ``_shapes``, ``cartesian_prod``,
+``atleast_3d``, ``searchsorted`` / ``bucketize``, ``tril_indices`` / ``triu_indices``, ``logical_*``, run in torch and autograd_tutor: values, gradients, graphs, saved fields, printed
 results and errors."""
 import pytest
 
@@ -164,4 +165,72 @@ ERRORS = [
 
 @pytest.mark.parametrize("expr", ERRORS)
 def test_error(conform, expr):
+    conform(LEAVES + f"with expect():\n    print({expr})\n")
+
+
+# ---- more that teaching material calls: grids, broadcasting, bins, triangles, logic
+MORE_OPS = [
+    "torch.meshgrid(v, x, indexing='ij')[0]", "torch.meshgrid(v, x, indexing='ij')[1]", "torch.meshgrid([v, x], indexing='xy')[0]",
+    "torch.meshgrid(v, x, indexing='xy')[1]", "torch.meshgrid(s, v, x, indexing='xy')[2]", "torch.meshgrid(v, indexing='xy')[0]",
+    "torch.broadcast_to(v, (2, 3))", "x.broadcast_to(3, 2)", "b.broadcast_to((2, 2, 3))", "torch.broadcast_tensors(v, b)[0]",
+    "torch.broadcast_tensors(v, b)[1]", "torch.cartesian_prod(v, x)", "torch.cartesian_prod(x, v, x)",
+    "torch.atleast_3d(v)", "torch.atleast_3d(m)", "torch.atleast_3d(s)", "torch.atleast_3d(t3)", "torch.atleast_3d(x, m)[1]",
+]
+
+
+@pytest.mark.parametrize("expr", MORE_OPS)
+def test_more_op(conform, expr):
+    conform(PROGRAM.format(expr=expr))
+
+
+MORE_PRINTED = LEAVES + """
+print(torch.meshgrid(torch.tensor([1, 2, 3]), torch.tensor([4, 5]), indexing='ij'))
+g = torch.meshgrid(torch.tensor([1., 2.]), torch.tensor(3.), torch.tensor([4., 5., 6.]), indexing='xy')
+print([t.shape for t in g], g[0]._base is not None, type(g).__name__)
+print(torch.meshgrid(v, indexing='ij'), torch.broadcast_tensors(v), torch.broadcast_tensors(v)[0] is v)
+print(torch.broadcast_shapes((2, 1), (3,)), torch.broadcast_shapes(2, (3, 1)), torch.broadcast_shapes(), torch.broadcast_shapes((1, 2), None, [4, 1, 1]))
+print(torch.cartesian_prod(v) is v, torch.cartesian_prod(torch.tensor([1, 2]), torch.tensor([3, 4]), torch.tensor([5])))
+for kw in ({}, {"right": True}, {"side": "right"}, {"out_int32": True}, {"side": "left"}):
+    print(torch.searchsorted(torch.tensor([1., 3., 3., 5.]), torch.tensor([0., 3., 4., 6., 5.]), **kw))
+    print(torch.bucketize(torch.tensor([[0., 3.], [4., 6.]]), torch.tensor([1., 3., 5.]), **{k: a for k, a in kw.items() if k != "side"}))
+print(torch.searchsorted(torch.tensor([1, 3, 5]), 3), torch.searchsorted(torch.tensor([[1, 3], [2, 4]]), torch.tensor([[2], [3]])))
+print(torch.searchsorted(torch.tensor([3., 1., 2.]), torch.tensor([2.5, 0.]), sorter=torch.tensor([1, 2, 0])))
+print(torch.searchsorted(torch.tensor([1, 3]), torch.tensor([2.5])), torch.searchsorted(torch.tensor([1., 3.]), torch.tensor(2.)))
+print(torch.bucketize(3, torch.tensor([1, 3, 5])), torch.bucketize(v, torch.tensor([1.5, 2.5])), torch.bucketize(x, torch.tensor([1, 2])))
+print(torch.bucketize(torch.tensor([1, 5]), torch.tensor([2.5])))
+for r, c, o in ((3, 3, 0), (3, 4, 1), (4, 3, -1), (2, 5, 3), (0, 3, 0), (3, 3, -5), (1, 1, 0)):
+    print(torch.tril_indices(r, c, o), torch.triu_indices(r, c, o), torch.triu_indices(r, c, offset=o, dtype=torch.int32))
+a = torch.arange(9.).reshape(3, 3)
+print(a[tuple(torch.tril_indices(3, 3))], a[torch.triu_indices(3, 3, 1).unbind()])
+print(torch.logical_and(m > 0, m < 3), torch.logical_or(m, torch.tensor([0, 0, 1])), torch.logical_xor(v > 1, k[:1] > 2))
+print(torch.logical_not(m), (m > 1).logical_not(), m.logical_and(v), torch.logical_not(torch.tensor([0, 2])))
+print(torch.logical_and(torch.tensor([1.]), torch.tensor([0])).dtype, m.logical_or(v).requires_grad, torch.tensor(0.).logical_xor(torch.tensor(2)))
+o = torch.empty(3, dtype=torch.bool)
+print(torch.logical_xor(v, torch.zeros(3), out=o), o)
+print(torch.atleast_3d(torch.tensor(1.)).shape, torch.atleast_3d(x, s), torch.atleast_3d([x, m])[1].shape)
+"""
+
+
+def test_more_printed(conform):
+    conform(MORE_PRINTED)
+
+
+MORE_ERRORS = [
+    "torch.meshgrid(v, x, indexing='foo')", "torch.meshgrid(v, x.double(), indexing='ij')", "torch.meshgrid(indexing='ij')",
+    "torch.meshgrid(v, 2, indexing='ij')", "torch.broadcast_to(v, (2,))", "torch.broadcast_tensors(v, x)",
+    "torch.broadcast_tensors(v, 1)", "torch.broadcast_shapes((2,), (3,))", "torch.broadcast_shapes((2, 3), (3, 2, 1), (4, 1, 1))",
+    "torch.cartesian_prod(v, m)", "torch.cartesian_prod(torch.tensor([1, 2]), v)",
+    "torch.searchsorted(torch.tensor([1., 3.]), torch.tensor([2.]), side='left', right=True)",
+    "torch.searchsorted(torch.tensor([1., 3.]), torch.tensor([2.]), side='middle')",
+    "torch.searchsorted(torch.tensor([[1., 3.]]), torch.tensor([2.]))", "torch.searchsorted(torch.tensor(1.), torch.tensor([2.]))",
+    "torch.searchsorted(m, v[None])", "torch.bucketize(torch.tensor([1]), torch.tensor([[1, 2]]))",
+    "torch.tril_indices(-1, 3)", "torch.triu_indices(3, -2)", "torch.tril_indices(3, 3, dtype=torch.float32)",
+    "torch.logical_xor(v > 1, True)", "torch.logical_and(v, 1)", "v.logical_and(x)", "v.logical_or(2)",
+    "torch.logical_not(v, out=torch.empty(3))", "torch.eq(v, v, out=torch.empty(3, dtype=torch.bool))",
+    "torch.add(v, v, out=torch.empty(3))",
+]
+
+
+@pytest.mark.parametrize("expr", MORE_ERRORS)
+def test_more_error(conform, expr):
     conform(LEAVES + f"with expect():\n    print({expr})\n")

@@ -430,6 +430,10 @@ class ShapeMethods:
                                    f"{list(sizes)}.  Tensor sizes: {list(self.shape)}")
         return ExpandBackward0.apply(self, shape=shape)
 
+    def broadcast_to(self, *size):
+        """``expand(size)``: the tensor seen in a bigger shape, size-1 dims repeated without copying."""
+        return self.expand(*size)
+
     def expand_as(self, other):
         return self.expand(other.shape)
 

@@ -7,6 +7,7 @@ import warnings
 
 import numpy as np
 
+from ..arguments import _outside
 from ..dtypes import kind_name
 from ..function import Function, MultiOutputFunction
 from ..summation import numpy_sum, torch_sum
@@ -425,13 +426,8 @@ class VarMeanBackward0(MultiOutputFunction):
 class StdMeanBackward0(VarMeanBackward0):
     """(s, m) = (std(x), mean(x));  dx = ds (x - mean) / ((n - correction) s) + dm / n (0 where s is 0)."""
     saved_names = ("self", "dim", "correction", "result0")
+    saves_result = True
     spread = staticmethod(np.sqrt)
-
-    @classmethod
-    def forward(cls, ctx, x, dim, correction, keepdim):
-        std, mean = super().forward.__func__(cls, ctx, x, dim, correction, keepdim)
-        ctx.save(result0=Tensor._make(std))
-        return [std, mean]
 
     @staticmethod
     def backward(ctx, grads):
@@ -466,7 +462,7 @@ def _variance(ctx, x, dim, correction, keepdim: bool, name: str) -> np.ndarray:
     if _count(d, dim) - correction <= 0:
         warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the reduction "
                       "factor (input numel divided by output numel). (Triggered internally at "
-                      "/__w/pytorch/pytorch/aten/src/ATen/native/ReduceOps.cpp:1861.)", UserWarning, stacklevel=6)
+                      "/__w/pytorch/pytorch/aten/src/ATen/native/ReduceOps.cpp:1861.)", UserWarning, stacklevel=_outside())
     if not _count(d, dim):  # the spread of nothing: nan, without NumPy's warnings
         return np.full(np.add.reduce(d, axis=dim, keepdims=keepdim).shape, np.nan, d.dtype)
     centred = d - d.mean(axis=dim, keepdims=True)
