@@ -15,7 +15,7 @@ from ._einsum import einsum
 from .autograd.arguments import numpy_names, takes_out, takes_outs, TAKES_OUTS
 from .autograd.ops.arithmetic import RsubBackward0, RsubBackward1
 from .autograd.ops.selection import WhereBackward0
-from .autograd.ops.linalg import CdistBackward0
+from .autograd.ops.linalg import BlockDiagBackward0, CdistBackward0
 from .autograd.ops.reductions import StdMeanBackward0, VarMeanBackward0
 from .autograd.ops.sorting import insertion_points
 from .autograd.ops.shape import CatBackward0, StackBackward0
@@ -542,3 +542,28 @@ logical_not = takes_out(_method("logical_not"))
 
 __all__ += ["broadcast_to", "broadcast_shapes", "broadcast_tensors", "meshgrid", "cartesian_prod", "searchsorted",
             "bucketize", "logical_and", "logical_or", "logical_xor", "logical_not"]
+
+
+
+def block_diag(*tensors) -> Tensor:
+    """The tensors placed corner to corner down the diagonal of a zero matrix (a vector as one row, a number as
+    a 1 x 1 block), in their common dtype: one BlockDiagBackward0 node.
+
+    >>> import autograd_tutor as torch
+    >>> torch.block_diag(torch.tensor([[1, 2], [3, 4]]), torch.tensor(5))
+    tensor([[1, 2, 0],
+            [3, 4, 0],
+            [0, 0, 5]])
+    """
+    tensors = _check_sequence(tensors, "block_diag")
+    if not tensors:  # as torch: one empty row
+        return Tensor._make(np.zeros((1, 0), np.float32))
+    for i, t in enumerate(tensors):
+        if t.ndim > 2:
+            raise RuntimeError(f"torch.block_diag: Input tensors must have 2 or fewer dimensions. Input {i} has "
+                               f"{t.ndim} dimensions")
+    return BlockDiagBackward0.apply(*tensors)
+
+
+bincount = _method("bincount")
+__all__ += ["block_diag", "bincount"]

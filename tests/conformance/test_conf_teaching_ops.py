@@ -1,7 +1,8 @@
 """The torch 2.13 functions real teaching programs call that were missing (issue 14): ``diff``, ``take_along_dim``,
 ``var_mean`` / ``std_mean``, ``rot90``, ``Tensor.H`` / ``mH``, ``cumsum`` / ``cumprod`` with ``dtype=``,
 ``F.bilinear`` / ``nn.Bilinear``; and ``meshgrid``, ``broadcast_to`` / ``_tensors`` / ``_shapes``, ``cartesian_prod``,
-``atleast_3d``, ``searchsorted`` / ``bucketize``, ``tril_indices`` / ``triu_indices``, ``logical_*``, run in torch and autograd_tutor: values, gradients, graphs, saved fields, printed
+``atleast_3d``, ``searchsorted`` / ``bucketize``, ``tril_indices`` / ``triu_indices``, ``logical_*``, ``block_diag``,
+``bincount``, run in torch and autograd_tutor: values, gradients, graphs, saved fields, printed
 results and errors."""
 import pytest
 
@@ -174,6 +175,7 @@ MORE_OPS = [
     "torch.meshgrid(v, x, indexing='xy')[1]", "torch.meshgrid(s, v, x, indexing='xy')[2]", "torch.meshgrid(v, indexing='xy')[0]",
     "torch.broadcast_to(v, (2, 3))", "x.broadcast_to(3, 2)", "b.broadcast_to((2, 2, 3))", "torch.broadcast_tensors(v, b)[0]",
     "torch.broadcast_tensors(v, b)[1]", "torch.cartesian_prod(v, x)", "torch.cartesian_prod(x, v, x)",
+    "torch.block_diag(v, m)", "torch.block_diag(s, b, m)", "torch.block_diag(m)", "torch.block_diag(x, k[None], m * 2)",
     "torch.atleast_3d(v)", "torch.atleast_3d(m)", "torch.atleast_3d(s)", "torch.atleast_3d(t3)", "torch.atleast_3d(x, m)[1]",
 ]
 
@@ -207,6 +209,16 @@ print(torch.logical_not(m), (m > 1).logical_not(), m.logical_and(v), torch.logic
 print(torch.logical_and(torch.tensor([1.]), torch.tensor([0])).dtype, m.logical_or(v).requires_grad, torch.tensor(0.).logical_xor(torch.tensor(2)))
 o = torch.empty(3, dtype=torch.bool)
 print(torch.logical_xor(v, torch.zeros(3), out=o), o)
+print(torch.block_diag(torch.tensor([1, 2]), torch.tensor([[0.5]])), torch.block_diag(torch.tensor([True]), torch.tensor([[2]])))
+print(torch.block_diag(torch.tensor([1, 2], dtype=torch.int8), torch.tensor([[300]], dtype=torch.int16)), torch.block_diag())
+print(torch.block_diag(v, m, torch.ones(0, 2)), torch.block_diag(torch.tensor(2), torch.ones(1, 2)))
+print(torch.bincount(torch.tensor([0, 1, 1, 4])), torch.tensor([0, 2]).bincount(), torch.bincount(torch.tensor([0, 1]), minlength=4))
+print(torch.bincount(torch.tensor([0, 1, 1]), weights=torch.tensor([0.5, 1., 2.])), torch.bincount(torch.tensor([], dtype=torch.long)))
+print(torch.bincount(torch.tensor([0, 1, 1]), weights=torch.tensor([1, 2, 3])), torch.bincount(torch.tensor([2]), v.double()[:1]))
+r = torch.bincount(torch.tensor([0, 1, 1]), weights=v)
+print(r, r.grad_fn.name())
+with expect():
+    r.sum().backward()
 print(torch.atleast_3d(torch.tensor(1.)).shape, torch.atleast_3d(x, s), torch.atleast_3d([x, m])[1].shape)
 """
 
@@ -227,7 +239,9 @@ MORE_ERRORS = [
     "torch.tril_indices(-1, 3)", "torch.triu_indices(3, -2)", "torch.tril_indices(3, 3, dtype=torch.float32)",
     "torch.logical_xor(v > 1, True)", "torch.logical_and(v, 1)", "v.logical_and(x)", "v.logical_or(2)",
     "torch.logical_not(v, out=torch.empty(3))", "torch.eq(v, v, out=torch.empty(3, dtype=torch.bool))",
-    "torch.add(v, v, out=torch.empty(3))",
+    "torch.add(v, v, out=torch.empty(3))", "torch.block_diag(t3)", "torch.block_diag(v, [1])",
+    "torch.bincount(torch.tensor([-1]))", "torch.bincount(torch.tensor([[1]]))", "torch.bincount(v)",
+    "torch.bincount(torch.tensor([0, 1]), weights=torch.tensor([1.]))", "torch.bincount(torch.tensor([0, 1]), minlength=-1)",
 ]
 
 

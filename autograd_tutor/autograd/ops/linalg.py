@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import blas
-from ..dtypes import CPP_NAMES, kind_name
+from ..dtypes import CPP_NAMES, kind_name, result_type
 from ..function import Function, MultiOutputFunction
 from ..tensor import Tensor
 from .backward_formulas import _scaled
@@ -17,7 +17,7 @@ from ..tracebacks import ENGINE_FRAME
 __all__ = ["MmBackward0", "MvBackward0", "DotBackward0", "BmmBackward0", "AddmmBackward0", "DiagEmbedBackward0",
            "DiagonalBackward0", "DiagonalBackward0_copy", "DiagonalBackwardBackward0", "TraceBackward0",
            "IndexFillBackward1", "TrilBackward0", "TriuBackward0", "CdistBackward0", "LinalgCrossBackward0", "LinalgSvdBackward0",
-           "TrilinearBackward0"]
+           "TrilinearBackward0", "BlockDiagBackward0"]
 
 
 def _mm_shapes_error(a, b) -> RuntimeError:
@@ -511,3 +511,35 @@ class TrilinearBackward0(Function):
         return (np.einsum("bo,oij,bj->bi", g, w, y, optimize=True) if need[0] else None,
                 np.einsum("bo,bi,bj->oij", g, x, y, optimize=True) if need[1] else None,
                 np.einsum("bo,bi,oij->bj", g, x, w, optimize=True) if need[2] else None)
+
+
+class BlockDiagBackward0(Function):
+    """Z = the inputs placed corner to corner down the diagonal of a zero matrix (a vector as one row, a number as
+    a 1 x 1 block), in their common dtype;  each input's gradient is its own block of G.
+
+    >>> BlockDiagBackward0.forward(None, Tensor._make(np.array([1, 2])), Tensor._make(np.array([[3]]))).tolist()
+    [[1, 2, 0], [0, 0, 3]]
+    """
+
+    @staticmethod
+    def forward(ctx, *blocks):
+        kind = blocks[0]._data.dtype
+        for t in blocks[1:]:
+            kind = result_type((kind, 2), (t._data.dtype, 2))
+        shapes = [(1, 1) if t.ndim == 0 else (1, t.shape[0]) if t.ndim == 1 else tuple(t.shape) for t in blocks]
+        out = np.zeros((sum(h for h, _ in shapes), sum(w for _, w in shapes)), kind)
+        r = c = 0
+        for t, (h, w) in zip(blocks, shapes):
+            out[r:r + h, c:c + w] = t._data.reshape(h, w)
+            r, c = r + h, c + w
+        if ctx is not None:
+            ctx._shapes = shapes
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        grads, r, c = [], 0, 0
+        for (h, w), (shape, _) in zip(ctx._shapes, ctx._meta):
+            grads.append(g[r:r + h, c:c + w].reshape(shape))
+            r, c = r + h, c + w
+        return tuple(grads)
