@@ -1,5 +1,5 @@
 """Tensor methods of arithmetic: the operators ``+ - * / ** % //``, ``add`` / ``sub`` / ``mul`` ..., ``addcmul``,
-``lerp``, ``xlogy``.
+``lerp``, ``xlogy``, ``diff``.
 
 >>> import autograd_tutor as torch
 >>> x = torch.tensor([1., 2.])

@@ -1,5 +1,5 @@
-"""Tensor methods of indexing: ``x[key]``, ``x[key] = v``, ``gather`` / ``scatter``, ``index_select``, ``index_add``,
-``index_fill``, ``masked_fill`` / ``masked_select`` / ``masked_scatter``.
+"""Tensor methods of indexing: ``x[key]``, ``x[key] = v``, ``gather`` / ``scatter``, ``take_along_dim``,
+``index_select``, ``index_add``, ``index_fill``, ``masked_fill`` / ``masked_select`` / ``masked_scatter``.
 
 >>> import autograd_tutor as torch
 >>> x = torch.tensor([[1., 5., 2.], [4., 3., 6.]])

@@ -1,6 +1,6 @@
 """Tensor methods of shape: ``view`` / ``reshape``, ``permute`` / ``transpose`` / ``T``, ``squeeze``, ``expand``,
-``split``, ``chunk``, ``flip``, ``repeat``, ``roll``, ``tile``, ``movedim``, ``tensor_split``, ``unflatten``,
-``unfold``.
+``split``, ``chunk``, ``flip``, ``rot90``, ``repeat``, ``roll``, ``tile``, ``movedim``, ``tensor_split``, ``unflatten``,
+``unfold``, ``H`` / ``mT`` / ``mH``, ``broadcast_to``.
 """
 from __future__ import annotations
 
