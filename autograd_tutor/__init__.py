@@ -20,7 +20,8 @@ from .autograd.dtypes import (bool, double, dtype, float, float16, float32, floa
                               int8, int16, int32, int64, long, short, uint8)
 from .autograd.factories import (arange, as_tensor, empty, empty_like, eye, from_numpy, full, full_like,
                                  linspace, normal, ones, ones_like, rand, rand_like, randint, randint_like, randn,
-                                 randn_like, randperm, tensor, zeros, zeros_like)
+                                 randn_like, randperm, tensor, tril_indices, triu_indices, zeros,
+                                 zeros_like)
 from .autograd.random import Generator, default_generator, initial_seed, manual_seed, seed
 from .devices import backends, cuda, device, set_default_device
 from .autograd.grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled,
@@ -40,7 +41,7 @@ from math import e, inf, nan, pi  # noqa: E402  (torch.pi, torch.e, torch.inf, t
 __all__ = ["autograd", "events", "Tensor", "Size", "return_types", "dtype", "tensor", "as_tensor", "from_numpy",
            "ones", "zeros", "empty", "full", "ones_like", "zeros_like", "empty_like", "full_like", "arange",
            "linspace", "eye", "rand", "randn", "randint", "randperm", "normal", "rand_like", "randn_like",
-           "randint_like", "manual_seed", "seed", "initial_seed", "Generator", "default_generator",
+           "randint_like", "tril_indices", "triu_indices", "manual_seed", "seed", "initial_seed", "Generator", "default_generator",
            "device", "cuda", "backends", "set_default_device", "no_grad", "enable_grad", "set_grad_enabled",
            "is_grad_enabled", "inference_mode", "is_inference_mode_enabled",
            "is_anomaly_enabled", "is_anomaly_check_nan_enabled", "set_anomaly_enabled",

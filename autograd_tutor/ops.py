@@ -7,17 +7,21 @@ name, or combines several tensors.
 """
 from __future__ import annotations
 
+import builtins
+
 import numpy as np
 
 from ._einsum import einsum
 from .autograd.arguments import numpy_names, takes_out, takes_outs, TAKES_OUTS
 from .autograd.ops.arithmetic import RsubBackward0, RsubBackward1
 from .autograd.ops.selection import WhereBackward0
-from .autograd.ops.linalg import CdistBackward0
+from .autograd.ops.linalg import BlockDiagBackward0, CdistBackward0
+from .autograd.ops.reductions import StdMeanBackward0, VarMeanBackward0
+from .autograd.ops.sorting import insertion_points
 from .autograd.ops.shape import CatBackward0, StackBackward0
 from .autograd.dtypes import LEGACY_NAMES, kind_name
 from .autograd.function import shown
-from .autograd.tensor import Tensor, _broadcast_shape, _dim, _wrap
+from .autograd.tensor import Size, Tensor, _broadcast_shape, _dim, _warn_once, _wrap
 
 __all__ = ["add", "sub", "rsub", "mul", "div", "pow", "neg", "reciprocal", "exp", "log", "tanh", "sigmoid", "relu",
            "sqrt", "abs", "sin", "cos", "clamp", "clip", "maximum", "minimum", "where", "max", "min", "sum", "mean",
@@ -190,7 +194,7 @@ def stack(tensors, dim=0) -> Tensor:
 _EXTRA = ("atan2", "arctan2", "cumprod", "index_select", "masked_select", "roll", "tile", "movedim", "moveaxis",
           "median", "nanmedian", "tensor_split", "sigmoid_", "tanh_", "exp_", "sqrt_", "rsqrt_", "log_", "abs_",
           "sin_", "cos_", "reciprocal_", "square_", "neg_")
-__all__ += [*_EXTRA, "vstack", "hstack", "atleast_1d", "atleast_2d", "repeat_interleave", "bernoulli"]
+__all__ += [*_EXTRA, "vstack", "hstack", "atleast_1d", "atleast_2d", "atleast_3d", "repeat_interleave", "bernoulli"]
 (atan2, arctan2, cumprod, index_select, masked_select, roll, tile, movedim, moveaxis, median, nanmedian, tensor_split,
  sigmoid_, tanh_, exp_, sqrt_, rsqrt_, log_, abs_, sin_, cos_, reciprocal_, square_, neg_) = (_method(n) for n in _EXTRA)
 
@@ -231,6 +235,16 @@ def atleast_1d(*tensors):
 def atleast_2d(*tensors):
     """A 0-dim tensor as (1, 1), a vector as one row (1, n); others unchanged."""
     return _atleast(tensors, _as_2d, "atleast_2d")
+
+
+def _as_3d(t: Tensor) -> Tensor:
+    return (t.reshape(1, 1, 1) if t.ndim == 0 else t.unsqueeze(0).unsqueeze(-1) if t.ndim == 1 else
+            t.unsqueeze(-1) if t.ndim == 2 else t)
+
+
+def atleast_3d(*tensors):
+    """A 0-dim tensor as (1, 1, 1), a vector (n,) as (1, n, 1), a matrix (m, n) as (m, n, 1); others unchanged."""
+    return _atleast(tensors, _as_3d, "atleast_3d")
 
 
 @takes_out
@@ -336,9 +350,220 @@ cross, svd, histogram, bitwise_and, bitwise_or, bitwise_xor, bitwise_not = (
 # ---- NumPy's names that torch has too: the same operations, the same nodes (``torch.concatenate`` is ``cat``)
 _NUMPY_STYLE = ("multiply", "divide", "true_divide", "subtract", "negative", "absolute", "not_equal", "less",
                 "less_equal", "greater", "greater_equal", "swapaxes", "swapdims", "ravel", "fliplr", "flipud",
-                "argwhere", "count_nonzero", "narrow", "select")
+                "rot90", "diff", "take_along_dim", "argwhere", "count_nonzero", "narrow", "select")
 __all__ += [*_NUMPY_STYLE, "concatenate"]
 (multiply, divide, true_divide, subtract, negative, absolute, not_equal, less, less_equal, greater, greater_equal,
- swapaxes, swapdims, ravel, fliplr, flipud, argwhere, count_nonzero, narrow, select) = (
+ swapaxes, swapdims, ravel, fliplr, flipud, rot90, diff, take_along_dim, argwhere, count_nonzero, narrow, select) = (
     _method(n) for n in _NUMPY_STYLE)
 concatenate = cat
+
+
+# ---- a spread and a mean in one pass, two outputs of one node (VarMeanBackward0, StdMeanBackward0)
+@numpy_names
+def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None) -> tuple:
+    """``(input.var(...), input.mean(...))`` as one node, read as ``var`` reads its arguments.
+
+    >>> import autograd_tutor as torch
+    >>> torch.var_mean(torch.tensor([1., 2., 3., 6.]))
+    (tensor(4.6667), tensor(3.))
+    """
+    return _with_mean(input, VarMeanBackward0, "var_mean", dim, unbiased, keepdim, correction)
+
+
+@numpy_names
+def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None) -> tuple:
+    """``(input.std(...), input.mean(...))`` as one node, read as ``std`` reads its arguments."""
+    return _with_mean(input, StdMeanBackward0, "std_mean", dim, unbiased, keepdim, correction)
+
+
+def _with_mean(input, node, name: str, dim, unbiased, keepdim, correction) -> tuple:
+    if _wrap(input)._data.dtype.kind != "f":
+        raise RuntimeError(f"{name} only support floating point and complex dtypes")
+    return input._spread_stat(node, dim, unbiased, keepdim, correction)
+
+
+__all__ += ["var_mean", "std_mean"]
+
+
+
+# ---- broadcasting, grids and bins: what lessons build their inputs with
+broadcast_to = _method("broadcast_to")
+
+
+def broadcast_shapes(*shapes) -> Size:
+    """The shape tensors of these shapes broadcast to (an int stands for a 1-D shape), as torch's reference
+    implementation finds it, dim by dim from the right.
+
+    >>> import autograd_tutor as torch
+    >>> torch.broadcast_shapes((2, 1), (3,))
+    torch.Size([2, 3])
+    """
+    shapes = tuple((s,) if isinstance(s, int) else s for s in shapes if s is not None)
+    for shape in shapes:
+        if not isinstance(shape, (tuple, list)):
+            raise RuntimeError(f"Input shapes should be of type ints, a tuple of ints, or a list of ints, got {shape}")
+    common = [1] * builtins.max([len(s) for s in shapes], default=0)
+    for position, shape in enumerate(shapes):
+        for i in range(-1, -1 - len(shape), -1):
+            if shape[i] == common[i] or shape[i] == 1:
+                continue
+            if common[i] != 1:
+                raise RuntimeError(f"Attempting to broadcast a dimension of length {shape[i]} at {i}! Mismatching "
+                                   f"argument at index {position} had {shape}; but expected shape should be "
+                                   f"broadcastable to {common}")
+            if shape[i] < 0:
+                raise ValueError("Attempting to broadcast a dimension with negative length!")
+            common[i] = shape[i]
+    return Size(common)
+
+
+def broadcast_tensors(*tensors) -> tuple:
+    """The tensors expanded to their common shape (views; one already of that shape is returned as it is)."""
+    tensors = _check_sequence(tensors, "broadcast_tensors")
+    shape = ()
+    for t in tensors:
+        shape = _broadcast_shape(shape, t._data.shape)
+    return tuple(t if t._data.shape == shape else t.expand(shape) for t in tensors)
+
+
+def meshgrid(*tensors, indexing=None) -> tuple:
+    """Coordinate grids from 1-D tensors: with ``indexing="ij"`` output k varies along dim k (matrix indexing);
+    with ``"xy"`` the first two are swapped (x along columns, as for a plot). Each is a view, ``t.view(...)``
+    expanded to the grid's shape.
+
+    >>> import autograd_tutor as torch
+    >>> xs, ys = torch.meshgrid(torch.tensor([1, 2, 3]), torch.tensor([4, 5]), indexing="xy")
+    >>> xs
+    tensor([[1, 2, 3],
+            [1, 2, 3]])
+    """
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    tensors = _check_sequence(tensors, "meshgrid")
+    if not tensors:
+        raise RuntimeError("meshgrid expects a non-empty TensorList")
+    for t in tensors:
+        if t._data.dtype != tensors[0]._data.dtype:
+            raise RuntimeError("meshgrid expects all tensors to have the same dtype")
+    if indexing is None:
+        _warn_once("torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument. "
+                   "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4215.)", 2)
+        indexing = "ij"
+    if indexing not in ("xy", "ij"):
+        raise RuntimeError(f'torch.meshgrid: indexing must be one of "xy" or "ij", but received: {indexing}')
+    for t in tensors:
+        if t.ndim > 1:
+            raise RuntimeError(f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got a "
+                               f"{t.ndim}-D tensor of shape {list(t.shape)}")
+    swap = indexing == "xy" and len(tensors) > 1
+    order = [tensors[1], tensors[0], *tensors[2:]] if swap else list(tensors)
+    shape = tuple(t.numel() for t in order)
+    grids = [t.view(*[-1 if k == i else 1 for k in range(len(order))]).expand(shape) for i, t in enumerate(order)]
+    return tuple([grids[1], grids[0], *grids[2:]] if swap else grids)
+
+
+def cartesian_prod(*tensors) -> Tensor:
+    """Every combination of one entry of each 1-D tensor, as rows (the itertools.product order): meshgrid,
+    each grid flattened, stacked as columns.
+
+    >>> import autograd_tutor as torch
+    >>> torch.cartesian_prod(torch.tensor([1, 2]), torch.tensor([5, 6]))
+    tensor([[1, 5],
+            [1, 6],
+            [2, 5],
+            [2, 6]])
+    """
+    tensors = _check_sequence(tensors, "cartesian_prod")
+    if len(tensors) == 1:
+        return tensors[0]
+    for t in tensors:
+        if t.ndim != 1:
+            raise RuntimeError(f"Expect a 1D vector, but got shape {list(t.shape)}")
+    return stack([grid.flatten() for grid in meshgrid(tensors, indexing="ij")], 1)
+
+
+def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None, out=None, sorter=None) -> Tensor:
+    """Where each value of ``input`` would be inserted in the sorted last dim of ``sorted_sequence`` to keep it
+    sorted: the first such place, or the last when ``right`` (or ``side="right"``). Integers, never recorded.
+
+    >>> import autograd_tutor as torch
+    >>> torch.searchsorted(torch.tensor([1., 3., 5.]), torch.tensor([0., 3., 4., 6.]))
+    tensor([0, 1, 2, 3])
+    """
+    boundaries, values = _wrap(sorted_sequence), _wrap(input)
+    if side is not None:
+        if side not in ("left", "right"):
+            raise RuntimeError(f"torch.searchsorted(): side can only be 'left' or 'right' but got {side}")
+        if right and side == "left":
+            raise RuntimeError("torch.searchsorted(): side and right can't be set to opposites, got side of left "
+                               "while right was True")
+        right = side == "right"
+    if boundaries.ndim == 0:
+        raise RuntimeError("torch.searchsorted(): boundaries tensor should have positive dimension, but got 0 "
+                           "dimension")
+    if boundaries.ndim > 1 and (values.ndim != boundaries.ndim or values.shape[:-1] != boundaries.shape[:-1]):
+        raise RuntimeError(f"torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions"
+                           f" of boundaries tensor and input value tensor must match, but we got boundaries tensor "
+                           f"{list(boundaries.shape)} and input value tensor {list(values.shape)}")
+    data = boundaries._data
+    if sorter is not None:
+        data = np.take_along_axis(data, sorter._data, -1)
+    found = insertion_points(data, values._data, right)
+    result = Tensor._make(found.astype(np.int32) if out_int32 else found)
+    if out is not None:
+        out._data = result._data
+        return out
+    return result
+
+
+def bucketize(input, boundaries, *, out_int32=False, right=False, out=None) -> Tensor:
+    """The bucket of each value of ``input`` between sorted 1-D ``boundaries``: i with
+    boundaries[i-1] < x <= boundaries[i] (or boundaries[i-1] <= x < boundaries[i] when ``right``).
+
+    >>> import autograd_tutor as torch
+    >>> torch.bucketize(torch.tensor([0.5, 3., 7.]), torch.tensor([1., 3., 5.]))
+    tensor([0, 1, 3])
+    """
+    if boundaries.ndim != 1:
+        raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({boundaries.ndim})")
+    return searchsorted(boundaries, input, out_int32=out_int32, right=right, out=out)
+
+
+def _logical(name: str):
+    def fn(input, other):
+        return Tensor._logical_pair(_wrap(input), other, getattr(np, name), name, position=2)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"``torch.{name}(input, other)`` is ``input.{name}(other)``: a bool tensor, non-zero being true."
+    return takes_out(fn)
+
+
+logical_and, logical_or, logical_xor = (_logical(n) for n in ("logical_and", "logical_or", "logical_xor"))
+logical_not = takes_out(_method("logical_not"))
+
+__all__ += ["broadcast_to", "broadcast_shapes", "broadcast_tensors", "meshgrid", "cartesian_prod", "searchsorted",
+            "bucketize", "logical_and", "logical_or", "logical_xor", "logical_not"]
+
+
+
+def block_diag(*tensors) -> Tensor:
+    """The tensors placed corner to corner down the diagonal of a zero matrix (a vector as one row, a number as
+    a 1 x 1 block), in their common dtype: one BlockDiagBackward0 node.
+
+    >>> import autograd_tutor as torch
+    >>> torch.block_diag(torch.tensor([[1, 2], [3, 4]]), torch.tensor(5))
+    tensor([[1, 2, 0],
+            [3, 4, 0],
+            [0, 0, 5]])
+    """
+    tensors = _check_sequence(tensors, "block_diag")
+    if not tensors:  # as torch: one empty row
+        return Tensor._make(np.zeros((1, 0), np.float32))
+    for i, t in enumerate(tensors):
+        if t.ndim > 2:
+            raise RuntimeError(f"torch.block_diag: Input tensors must have 2 or fewer dimensions. Input {i} has "
+                               f"{t.ndim} dimensions")
+    return BlockDiagBackward0.apply(*tensors)
+
+
+bincount = _method("bincount")
+__all__ += ["block_diag", "bincount"]

@@ -89,9 +89,18 @@ def _tensors(args):
             yield from (t for t in a if isinstance(t, Tensor))
 
 
+#: functions whose results carry no gradient: their ``out=`` takes inputs that require grad, as in torch
+NOT_DIFFERENTIABLE = frozenset({
+    "eq", "ne", "lt", "le", "gt", "ge", "not_equal", "less", "less_equal", "greater", "greater_equal", "argmax",
+    "argmin", "any", "all", "nonzero", "count_nonzero", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not",
+    "logical_and", "logical_or", "logical_xor", "logical_not"})
+
+
 def _check_out(name: str, out, args) -> None:
     if not isinstance(out, Tensor):
         raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+    if name in NOT_DIFFERENTIABLE:
+        return
     if grad_mode._grad_enabled[0] and any(t._requires_grad for t in (out, *_tensors(args))):
         raise RuntimeError(NO_AUTOGRAD.format(name=name))
 

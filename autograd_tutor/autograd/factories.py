@@ -21,7 +21,7 @@ from .arguments import factory_out
 from .dtypes import dtype as _dtype, float32, from_numpy_dtype, kind_name
 from .tensor import Tensor, graph_cut, handed_out
 
-__all__ = ["tensor", "as_tensor", "from_numpy", "ones", "zeros", "empty", "full", "ones_like", "zeros_like",
+__all__ = ["tril_indices", "triu_indices", "tensor", "as_tensor", "from_numpy", "ones", "zeros", "empty", "full", "ones_like", "zeros_like",
            "full_like", "empty_like", "arange", "linspace", "eye", "rand", "randn", "randint", "randperm", "normal",
            "rand_like", "randn_like", "randint_like"]
 
@@ -267,6 +267,34 @@ def linspace(start, end, steps, dtype=None, device=None, requires_grad=False) ->
 def eye(n, m=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     check_cpu(device)
     return _leaf(np.eye(n, m, dtype=_np_dtype(dtype, float32.np)), requires_grad)
+
+
+def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None) -> Tensor:
+    """The (row, column) indices of the lower triangle of a row x col matrix (with the diagonal ``offset``
+    places up), in row order, as a (2, n) tensor: ``m[tuple(torch.tril_indices(3, 3))]`` are m's 6 entries
+    on and below the diagonal.
+
+    >>> tril_indices(3, 3)
+    tensor([[0, 1, 1, 2, 2, 2],
+            [0, 0, 1, 0, 1, 2]])
+    """
+    return _triangle_indices(np.tril_indices, "tril_indices", row, col, offset, dtype, device)
+
+
+def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None) -> Tensor:
+    """The (row, column) indices of the upper triangle (with the diagonal ``offset`` places up), in row order."""
+    return _triangle_indices(np.triu_indices, "triu_indices", row, col, offset, dtype, device)
+
+
+def _triangle_indices(find, name: str, row: int, col: int, offset: int, dtype, device) -> Tensor:
+    check_cpu(device)
+    kind = np.dtype(_np_dtype(dtype, np.int64))
+    if kind.kind not in "iu":
+        raise NotImplementedError(f'"{name}" not implemented for \'{kind_name(kind)}\'')
+    for what, n in (("row", row), ("col", col)):
+        if n < 0:
+            raise RuntimeError(f"{what} must be non-negative, got{n}")
+    return Tensor._make(np.array(find(row, offset, col), dtype=kind).reshape(2, -1))
 
 
 def _floating(dtype, kernel: str):

@@ -375,7 +375,8 @@ class Function(Node):
 class MultiOutputFunction(Function):
     """An operation with several outputs (``split``, ``unbind``, ``svd``): one node for all of them, told apart by
     each output's ``output_nr``, the number beside the node in a consumer's ``next_functions``. The outputs are
-    views of the input unless the class sets ``is_view = False``. ``forward`` returns a list of arrays; ``backward`` receives a list with one gradient
+    views of the input unless the class sets ``is_view = False``; ``saves_result = True`` saves the first output as
+    ``result0``. ``forward`` returns a list of arrays; ``backward`` receives a list with one gradient
     per output (None where none arrived) and returns the input's gradient.
 
     >>> import autograd_tutor as torch
@@ -408,6 +409,8 @@ class MultiOutputFunction(Function):
             ctx._seq = next(_node_seq)
             ctx._id = next(_ids)
             ctx._outputs = len(outs)
+            if cls.saves_result:  # the first output, as torch's ``result0``
+                ctx._saved["result0"] = SavedTensor(outs[0], is_output=True)
             if _anomaly[0]:
                 ctx._anomaly_stack = forward_stack()
         if events._subscribers:

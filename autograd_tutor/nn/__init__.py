@@ -13,7 +13,7 @@
 """
 from . import functional, init, utils
 from .modules import (ELU, GELU, SELU, AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d,
-                      AvgPool1d, AvgPool2d, BatchNorm1d, BatchNorm2d, BCELoss, BCEWithLogitsLoss, ConstantPad1d,
+                      AvgPool1d, AvgPool2d, BatchNorm1d, BatchNorm2d, BCELoss, BCEWithLogitsLoss, Bilinear, ConstantPad1d,
                       ConstantPad2d, Conv1d, Conv2d, CosineSimilarity, CrossEntropyLoss, Dropout, Dropout2d, Embedding,
                       Flatten, Hardtanh, HuberLoss, Identity, KLDivLoss, L1Loss, LayerNorm, LeakyReLU, Linear,
                       LogSigmoid, LogSoftmax, MaxPool1d, MaxPool2d, Mish, Module, ModuleDict, ModuleList, MSELoss,
@@ -21,7 +21,7 @@ from .modules import (ELU, GELU, SELU, AdaptiveAvgPool1d, AdaptiveAvgPool2d, Ada
                       Softmax, Softplus, Tanh, Unflatten, ZeroPad1d, ZeroPad2d)
 from .parameter import Parameter
 
-__all__ = ["Parameter", "Module", "Identity", "Linear", "Flatten", "Unflatten", "Dropout", "Sequential", "ModuleList",
+__all__ = ["Parameter", "Module", "Identity", "Linear", "Bilinear", "Flatten", "Unflatten", "Dropout", "Sequential", "ModuleList",
            "ModuleDict", "ParameterList", "ParameterDict", "ReLU", "LeakyReLU", "GELU", "SiLU", "Softplus", "ELU",
            "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "MSELoss", "NLLLoss", "CrossEntropyLoss", "BCELoss",
            "BCEWithLogitsLoss", "L1Loss", "SmoothL1Loss", "LayerNorm", "Embedding", "BatchNorm1d", "BatchNorm2d",

@@ -22,7 +22,7 @@ from ._functional.adaptive_pooling import (adaptive_avg_pool1d, adaptive_avg_poo
 from ._functional.conv import conv1d, conv2d
 from ._functional.distance import cosine_similarity, normalize
 from ._functional.dropout import dropout, dropout2d
-from ._functional.linear import linear
+from ._functional.linear import bilinear, linear
 from ._functional.loss import (binary_cross_entropy, binary_cross_entropy_with_logits, cross_entropy, huber_loss,
                                kl_div, l1_loss, mse_loss, nll_loss, smooth_l1_loss)
 from ._functional.normalization import batch_norm, layer_norm
@@ -30,7 +30,7 @@ from ._functional.padding import pad
 from ._functional.pooling import avg_pool2d, max_pool1d, max_pool2d
 from ._functional.sparse import embedding, one_hot
 
-__all__ = ["linear", "dropout", "dropout2d", "relu", "relu_", "leaky_relu", "leaky_relu_", "gelu", "silu", "softplus", "elu", "elu_",
+__all__ = ["linear", "bilinear", "dropout", "dropout2d", "relu", "relu_", "leaky_relu", "leaky_relu_", "gelu", "silu", "softplus", "elu", "elu_",
            "tanh", "sigmoid", "softmax", "log_softmax", "mse_loss", "nll_loss", "cross_entropy", "binary_cross_entropy",
            "binary_cross_entropy_with_logits", "l1_loss", "smooth_l1_loss", "one_hot", "layer_norm", "embedding",
            "batch_norm", "conv1d", "conv2d", "max_pool1d", "max_pool2d", "avg_pool2d", "pad", "normalize",

@@ -126,7 +126,7 @@ _primed: set = set()
 
 def _prime(module) -> None:
     """Use up the warnings both libraries give only once per process (``backward(create_graph=True)``,
-    ``float()`` of a tensor that requires grad, ``.T`` of a vector, ``padding='same'`` with an even kernel), so
+    ``float()`` of a tensor that requires grad, ``.T`` of a vector, ``.H`` / ``.mT`` / ``.mH`` of a 0-D tensor, ``padding='same'`` with an even kernel), so
     that no transcript depends on which test ran first; test_conf_fresh.py checks them in fresh interpreters."""
     if module.__name__ not in _primed:
         _primed.add(module.__name__)
@@ -136,6 +136,7 @@ def _prime(module) -> None:
             (x * x).backward(create_graph=True)
             float(x)
             module.ones(2, requires_grad=True).T
+            x.H, x.mT, x.mH
             module.nn.functional.conv2d(module.ones(1, 1, 2, 2), module.ones(1, 1, 2, 2), padding="same")
 
 

@@ -35,6 +35,11 @@ PROGRAMS = {
         print(v.T)
         print(torch.tensor(v))
     """,
+    "zero-dim-H-mT-mH-warn-once": """
+        s = torch.tensor(1.5, requires_grad=True)
+        for i in range(2):
+            print(i, s.H is s, s.mT is s, s.mH is s)
+    """,
     "conv-same-even-kernel-warns-once": """
         for i in range(2):
             y = torch.nn.functional.conv2d(torch.ones(1, 1, 3, 3), torch.ones(1, 1, 2, 2), padding='same')

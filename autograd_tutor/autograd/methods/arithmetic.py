@@ -1,5 +1,5 @@
 """Tensor methods of arithmetic: the operators ``+ - * / ** % //``, ``add`` / ``sub`` / ``mul`` ..., ``addcmul``,
-``lerp``, ``xlogy``.
+``lerp``, ``xlogy``, ``diff``.
 
 >>> import autograd_tutor as torch
 >>> x = torch.tensor([1., 2.])
@@ -18,12 +18,56 @@ from ..ops.arithmetic import (_check_tensors, _remainder, AddBackward0, AddcdivB
                               NegBackward0, NotImplementedNode, PowBackward0, PowBackward1, PowBackward2,
                               ReciprocalBackward0, RemainderBackward0, RemainderBackward1, RsubBackward1, SubBackward0,
                               XlogyBackward0)
+from ..function import shown
 from ..ops.numerics import _promote
-from ..tensor import _broadcast_shape, _wrap, Tensor
+from ..ops.shape import CatBackward0
+from ..tensor import _broadcast_shape, _dim, _wrap, Tensor
 from ..tracebacks import ENGINE_FRAME
 
 # Tensor methods written as functions (they call one another); the class below holds the others
-__all__ = ["addcmul", "addcmul_", "addcdiv", "addcdiv_", "lerp", "lerp_", "xlogy"]
+__all__ = ["diff", "addcmul", "addcmul_", "addcdiv", "addcdiv_", "lerp", "lerp_", "xlogy"]
+
+
+def diff(self, n=1, dim=-1, prepend=None, append=None):
+    """The n-th forward difference along ``dim``: z_i = x_(i+1) - x_i, n times (``prepend`` and ``append`` joined
+    to the ends first), as torch builds it: ``x.narrow(dim, 1, m) - x.narrow(dim, 0, m)``; bools by xor.
+
+    >>> import autograd_tutor as torch
+    >>> torch.tensor([1, 4, 9, 16]).diff(), torch.tensor([1, 4, 9, 16]).diff(n=2)
+    (tensor([3, 5, 7]), tensor([2, 2]))
+    """
+    if self.ndim < 1:
+        raise RuntimeError("diff expects input to be at least one-dimensional")
+    if n < 0:
+        raise RuntimeError(f"order must be non-negative but got {n}")
+    for name, other in (("prepend", prepend), ("append", append)):
+        if other is not None and not isinstance(other, Tensor):
+            raise TypeError(f"diff(): argument '{name}' must be Tensor, not {type(other).__name__}")
+        if other is not None:
+            _diff_compatible(self, other, dim)
+    if prepend is not None or append is not None:
+        joined = [t for t in (prepend, self, append) if t is not None]
+        self = shown(CatBackward0.apply(*joined, dim=_dim(dim, self.ndim)), dim=dim)
+    if n == 0:  # torch: a copy into zeros_like, recorded as CopyBackwards
+        return self.new_zeros(self.shape).copy_(self)
+    length = self.shape[_dim(dim, self.ndim)] - 1
+    out = self
+    for _ in range(min(n, length + 1)):
+        later, earlier = out.narrow(dim, 1, length), out.narrow(dim, 0, length)
+        out = later ^ earlier if self._data.dtype == np.bool_ else later - earlier
+        length -= 1
+    return out
+
+
+def _diff_compatible(self, other, dim) -> None:
+    d = _dim(dim, self.ndim)
+    if other.ndim != self.ndim:
+        raise RuntimeError("diff expects prepend or append to be the same dimension as input")
+    for i in range(self.ndim):
+        if i != d and other.shape[i] != self.shape[i]:
+            raise RuntimeError(f"diff expects the shape of tensor to prepend or append to match that of input except "
+                               f"along the differencing dimension; input.size({i}) = {self.shape[i]}, but got "
+                               f"tensor.size({i}) = {other.shape[i]}")
 
 
 def _not_differentiable(op: str, fn, a: "Tensor", b: "Tensor") -> "Tensor":

@@ -1,5 +1,6 @@
 """Tensor methods that compare: ``== != < <= > >=``, ``equal``, ``allclose``, ``isclose``, ``isnan``, ``any`` /
-``all``, ``nonzero``; and the bitwise ``& | ^ ~`` (``bitwise_and`` ...) of integer and bool tensors.
+``all``, ``nonzero``; the bitwise ``& | ^ ~`` (``bitwise_and`` ...) of integer and bool tensors, and the logical
+``logical_and`` / ``or`` / ``xor`` / ``not`` of any tensors (non-zero is true).
 """
 from __future__ import annotations
 
@@ -127,6 +128,26 @@ class ComparisonMethods:
 
     def bitwise_xor_(self, other):
         return self._inplace(lambda s: s.bitwise_xor(other))
+
+    def logical_and(self, other):
+        """True where both are non-zero (any dtypes, broadcast together): a bool tensor, never recorded."""
+        return self._logical_pair(other, np.logical_and, "logical_and")
+
+    def logical_or(self, other):
+        return self._logical_pair(other, np.logical_or, "logical_or")
+
+    def logical_xor(self, other):
+        return self._logical_pair(other, np.logical_xor, "logical_xor")
+
+    def logical_not(self):
+        return Tensor._make(np.logical_not(self._data))
+
+    def _logical_pair(self, other, fn, name: str, position: int = 1):
+        if not isinstance(other, Tensor):
+            raise TypeError(f"{name}(): argument 'other' (position {position}) must be Tensor, not "
+                            f"{type(other).__name__}")
+        _broadcast_shape(self._data.shape, other._data.shape)
+        return Tensor._make(np.asarray(fn(self._data, other._data)))
 
     __and__ = __rand__ = bitwise_and
     __or__ = __ror__ = bitwise_or

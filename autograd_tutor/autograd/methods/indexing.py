@@ -1,5 +1,5 @@
-"""Tensor methods of indexing: ``x[key]``, ``x[key] = v``, ``gather`` / ``scatter``, ``index_select``, ``index_add``,
-``index_fill``, ``masked_fill`` / ``masked_select`` / ``masked_scatter``.
+"""Tensor methods of indexing: ``x[key]``, ``x[key] = v``, ``gather`` / ``scatter``, ``take_along_dim``,
+``index_select``, ``index_add``, ``index_fill``, ``masked_fill`` / ``masked_select`` / ``masked_scatter``.
 
 >>> import autograd_tutor as torch
 >>> x = torch.tensor([[1., 5., 2.], [4., 3., 6.]])
@@ -28,8 +28,32 @@ from ..ops.shape import AliasBackward0
 from ..tensor import _broadcast_shape, _dim, _wrap, Tensor
 
 # Tensor methods written as functions (they call one another); the class below holds the others
-__all__ = ["scatter", "scatter_add", "index_add", "index_fill", "masked_scatter", "index_add_", "index_fill_",
+__all__ = ["take_along_dim", "scatter", "scatter_add", "index_add", "index_fill", "masked_scatter", "index_add_", "index_fill_",
            "masked_scatter_", "scatter_", "scatter_add_"]
+
+
+def take_along_dim(self, indices, dim=None):
+    """``gather`` after broadcasting: along ``dim``, the entries ``indices`` names, ``self`` and ``indices``
+    broadcast together in every other dim (as ``torch.take_along_dim`` builds it: ``expand``, then ``gather``);
+    with no ``dim``, the flattened tensor's entries at the flattened ``indices``.
+
+    >>> import autograd_tutor as torch
+    >>> x = torch.tensor([[10., 30., 20.], [60., 40., 50.]])
+    >>> x.take_along_dim(x.argmax(dim=1, keepdim=True), dim=1)
+    tensor([[30.],
+            [60.]])
+    """
+    if dim is None:
+        return self.view(-1).gather(0, indices.view(-1))
+    if self.ndim != indices.ndim:
+        raise RuntimeError(f"torch.take_along_dim(): input and indices should have the same number of dimensions, "
+                           f"but got {self.ndim} dimensions for input, and {indices.ndim} dimensions for indices")
+    if indices._data.dtype != np.int64:
+        raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got {kind_name(indices._data)}")
+    d = _dim(dim, self.ndim)
+    index_shape = _broadcast_shape(self.shape[:d] + indices.shape[d:d + 1] + self.shape[d + 1:], indices.shape)
+    self_shape = _broadcast_shape(indices.shape[:d] + self.shape[d:d + 1] + indices.shape[d + 1:], self.shape)
+    return self.expand(self_shape).gather(d, indices.expand(index_shape))
 
 
 def _fitting_shape(value: "Tensor", target: tuple, indexed: bool) -> tuple:

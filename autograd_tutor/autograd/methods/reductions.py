@@ -7,6 +7,7 @@ import numbers
 
 import numpy as np
 
+from .. import grad_mode
 from ..dtypes import kind_name
 from ..function import shown
 from ..ops.reductions import (AmaxBackward0, AminBackward0, CummaxBackward0, CumminBackward0, CumprodBackward0,
@@ -35,6 +36,16 @@ def _running(self, dim, name: str, ufunc, node, ret):
         indices = np.zeros((), np.int64)
     indices = Tensor._make(indices)
     return ret((shown(node.apply(self, dim=d, indices=indices), dim=dim), indices))
+
+
+def _running_dtype(self, dtype):
+    """cumsum / cumprod's ``dtype=`` as a NumPy dtype (None if not given); a tensor that requires grad cannot be
+    summed into integers, whose result could not carry a gradient."""
+    if dtype is None:
+        return None
+    if not dtype.is_floating_point and self._requires_grad and grad_mode.is_grad_enabled():
+        raise RuntimeError(f"Autograd not support dtype: {kind_name(dtype.np)}")
+    return dtype.np
 
 
 def cummax(self, dim=None):
@@ -167,9 +178,13 @@ class ReductionsMethods:
         (d,) = self._dims(dim) or (None,)
         return shown(ProdBackward1.apply(self, dim=d, keepdim=keepdim), dim=dim)
 
-    def cumsum(self, dim):
+    def cumsum(self, dim, *, dtype=None):
+        """z_j = x_1 + ... + x_j along ``dim``, in ``dtype`` if given (integers and bools otherwise give int64)."""
         d = _dim(dim, self.ndim)
-        return shown(CumsumBackward0.apply(self, dim=d if self.ndim else None), dim=dim)
+        if dtype is not None and dtype.np == np.bool_:
+            raise NotImplementedError('"cumsum_out_cpu" not implemented for \'Bool\'')
+        return shown(CumsumBackward0.apply(self, dim=d if self.ndim else None, dtype=_running_dtype(self, dtype)),
+                     dim=dim)
 
     def amax(self, dim=(), keepdim=False):
         return self._amax(AmaxBackward0, "amax", dim, keepdim)
@@ -250,7 +265,7 @@ class ReductionsMethods:
     def cumprod(self, dim, *, dtype=None):
         """z_j = x_1 * x_2 * ... * x_j along ``dim`` (integers and bools give int64)."""
         axis = _dim(dim, self.ndim)
-        return shown(CumprodBackward0.apply(self, dim=axis, dtype=None if dtype is None else dtype.np), dim=dim)
+        return shown(CumprodBackward0.apply(self, dim=axis, dtype=_running_dtype(self, dtype)), dim=dim)
 
     def median(self, dim=None, keepdim=False):
         """The lower median (the smaller middle value for an even count) of all entries, or along ``dim``

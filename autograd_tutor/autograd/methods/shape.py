@@ -1,6 +1,6 @@
 """Tensor methods of shape: ``view`` / ``reshape``, ``permute`` / ``transpose`` / ``T``, ``squeeze``, ``expand``,
-``split``, ``chunk``, ``flip``, ``repeat``, ``roll``, ``tile``, ``movedim``, ``tensor_split``, ``unflatten``,
-``unfold``.
+``split``, ``chunk``, ``flip``, ``rot90``, ``repeat``, ``roll``, ``tile``, ``movedim``, ``tensor_split``, ``unflatten``,
+``unfold``, ``H`` / ``mT`` / ``mH``, ``broadcast_to``.
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from .. import grad_mode
 from ..dtypes import kind_name, LEGACY_NAMES
 from ..function import shown
 from ..ops.indexing import SelectBackward0, SliceBackward0
-from ..ops.shape import (IN_PLACE_NODES, ExpandBackward0, FlipBackward0, PermuteBackward0, RepeatBackward0, ReshapeAliasBackward0,
+from ..ops.shape import (IN_PLACE_NODES, ExpandBackward0, FlipBackward0, PermuteBackward0, RepeatBackward0, ReshapeAliasBackward0, Rot90Backward0,
                          RollBackward0, SplitBackward0, SplitWithSizesBackward0, SqueezeBackward0, SqueezeBackward1,
                          SqueezeBackward2, TBackward0, TransposeBackward0, UnbindBackward0, UnfoldBackward0,
                          UnsafeViewBackward0, UnsqueezeBackward0, ViewBackward0)
@@ -95,6 +95,28 @@ class ShapeMethods:
             raise TypeError(f"flip(): argument 'dims' must be tuple of ints, not {type(dims).__name__}")
         dims = _int_args(args, dims, "flip", "dims")
         return shown(FlipBackward0.apply(self, dims=self._dims(dims) if dims else ()), dims=tuple(dims))
+
+    def rot90(self, k=1, dims=(0, 1)):
+        """The tensor turned ``k`` quarter turns in the plane of ``dims``, from the first dim towards the second
+        (a matrix by 90 degrees anticlockwise for k = 1); k < 0 turns the other way.
+
+        >>> import autograd_tutor as torch
+        >>> torch.tensor([[1, 2], [3, 4]]).rot90()
+        tensor([[2, 4],
+                [1, 3]])
+        """
+        if isinstance(dims, numbers.Integral):
+            raise TypeError(f"rot90(): argument 'dims' (position 2) must be tuple of ints, not {type(dims).__name__}")
+        dims, n = tuple(dims), self.ndim
+        if len(dims) != 2:
+            raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
+        if n < 2:
+            raise RuntimeError(f"expected total dims >= 2, but got total dims = {n}")
+        wrapped = (_dim(dims[0], n), _dim(dims[1], n))
+        if wrapped[0] == wrapped[1]:
+            raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {dims[0]} and dim1 = {dims[1]}")
+        turn = Rot90Backward0.apply(self, k=k % 4, dims=wrapped)
+        return shown(turn, k=k, dims=dims)
 
     def repeat(self, *args, repeats=None):
         """The tensor tiled ``repeats[i]`` times along dim i; extra leading repeats add new leading dims."""
@@ -272,9 +294,37 @@ class ShapeMethods:
 
     @property
     def mT(self):
+        if self.ndim == 0:
+            _warn_once("Tensor.mT is deprecated on 0-D tensors. This function is the identity in these cases. "
+                       "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4373.)")
+            return self
         if self.ndim < 2:
             raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. Got {self.ndim}-D "
                                "tensor.")
+        return self.transpose(-2, -1)
+
+    @property
+    def mH(self):
+        """The conjugate transpose of the last two dims: ``mT`` for real numbers, the only ones here."""
+        if self.ndim == 0:
+            _warn_once("Tensor.mH is deprecated on 0-D tensors. Consider using x.conj(). (Triggered internally at "
+                       "/__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4382.)")
+            return self
+        if self.ndim < 2:
+            raise RuntimeError(f"tensor.mH is only supported on matrices or batches of matrices. Got {self.ndim}-D "
+                               "tensor.")
+        return self.transpose(-2, -1)
+
+    @property
+    def H(self):
+        """The conjugate transpose of a matrix: for real numbers its transpose (recorded as ``mH``'s)."""
+        if self.ndim == 0:
+            _warn_once("Tensor.H is deprecated on 0-D tensors. Consider using x.conj(). (Triggered internally at "
+                       "/__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4335.)")
+            return self  # conj() of real numbers: the tensor itself
+        if self.ndim != 2:
+            hint = " For batches of matrices, consider using tensor.mH" if self.ndim > 2 else ""
+            raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {self.ndim}-D tensor.{hint}")
         return self.transpose(-2, -1)
 
     def t(self):
@@ -379,6 +429,10 @@ class ShapeMethods:
                                    f"size ({s}) at non-singleton dimension {i + lead}.  Target sizes: "
                                    f"{list(sizes)}.  Tensor sizes: {list(self.shape)}")
         return ExpandBackward0.apply(self, shape=shape)
+
+    def broadcast_to(self, *size):
+        """``expand(size)``: the tensor seen in a bigger shape, size-1 dims repeated without copying."""
+        return self.expand(*size)
 
     def expand_as(self, other):
         return self.expand(other.shape)

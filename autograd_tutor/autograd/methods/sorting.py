@@ -23,7 +23,7 @@ from ..ops.sorting import (sort_indices, SortBackward0, SortBackward1, TopkBackw
 from ..tensor import _dim, return_types, Tensor
 
 # Tensor methods written as functions (they call one another); the class below holds the others
-__all__ = ["unique", "unique_consecutive", "aminmax", "msort", "histogram"]
+__all__ = ["unique", "unique_consecutive", "aminmax", "msort", "histogram", "bincount"]
 
 
 def _rows(x: np.ndarray, dim) -> np.ndarray:
@@ -83,6 +83,32 @@ def aminmax(self, *, dim=None, keepdim=False):
 def msort(self):
     """The entries sorted along dim 0 (each column on its own): ``sort(dim=0).values``, recorded as SortBackward0."""
     return self.sort(dim=0).values
+
+
+def bincount(self, weights=None, minlength=0):
+    """How many times each of 0, 1, ..., max(x) occurs in a 1-D tensor of non-negative integers (at least
+    ``minlength`` counts); with ``weights``, the sum of the weights of each value's places instead.
+
+    >>> import autograd_tutor as torch
+    >>> torch.tensor([0, 1, 1, 4]).bincount()
+    tensor([1, 2, 0, 0, 1])
+    """
+    d = self._data
+    if d.dtype.kind not in "iub":
+        raise NotImplementedError(f"\"bincount_cpu\" not implemented for '{kind_name(d)}'")
+    if d.ndim != 1 or (d.size and d.min() < 0):
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if minlength < 0:
+        raise RuntimeError("minlength should be >= 0")
+    if weights is None:
+        return Tensor._make(np.bincount(d, minlength=minlength).astype(np.int64))
+    w = weights._data
+    if w.ndim != 1 or w.shape != d.shape:
+        raise RuntimeError("weights should be 1-d and have the same length as input")
+    sums = np.bincount(d, w, minlength=minlength).astype(w.dtype if w.dtype.kind == "f" else np.float64)
+    if weights._requires_grad and grad_mode._grad_enabled[0]:
+        return NotImplementedNode.apply(weights, values=sums, op="bincount")
+    return Tensor._make(sums)
 
 
 def histogram(self, bins, *, range=None, weight=None, density=False):

@@ -8,9 +8,9 @@ functions call them; ``Function.apply`` (``autograd/function.py``) records the n
 | ``arithmetic`` | ``+ - * /``, powers, remainders, ``addcmul`` / ``addcdiv`` / ``lerp`` / ``xlogy`` |
 | ``elementwise`` | ``exp``, ``log``, ``tanh``, ``sigmoid``, ``relu``, ``sqrt``, trigonometry, rounding, ``clamp`` |
 | ``selection`` | ``where``, and the masked gradient of every piecewise operation |
-| ``reductions`` | ``sum``, ``mean``, ``max`` / ``min``, ``prod``, norms, ``var`` / ``std``, cumulative ops |
-| ``linalg`` | ``mm``, ``mv``, ``dot``, ``bmm``, ``addmm``, ``diag``, ``trace``, ``tril`` / ``triu``, ``cdist`` |
-| ``shape`` | views and joins: ``view``, ``permute``, ``squeeze``, ``expand``, ``cat``, ``split``, ``unfold`` |
+| ``reductions`` | ``sum``, ``mean``, ``max`` / ``min``, ``prod``, norms, ``var`` / ``std`` (and ``_mean``), cumulative ops |
+| ``linalg`` | ``mm``, ``mv``, ``dot``, ``bmm``, ``addmm``, ``diag``, ``trace``, ``tril`` / ``triu``, ``cdist``, ``bilinear``, ``block_diag`` |
+| ``shape`` | views and joins: ``view``, ``permute``, ``squeeze``, ``expand``, ``cat``, ``split``, ``unfold``, ``rot90`` |
 | ``copies`` | ``clone``, ``copy_``, ``to(dtype)``, ``zero_``, ``fill_`` |
 | ``indexing`` | ``x[key]``, ``x[key] = v``, ``gather`` / ``scatter``, ``index_*``, ``masked_*`` |
 | ``views`` | in-place changes of a view, recorded on its base (``CopySlices``); ``AsStridedBackward0`` |

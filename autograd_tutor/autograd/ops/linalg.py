@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import blas
-from ..dtypes import CPP_NAMES, kind_name
+from ..dtypes import CPP_NAMES, kind_name, result_type
 from ..function import Function, MultiOutputFunction
 from ..tensor import Tensor
 from .backward_formulas import _scaled
@@ -16,7 +16,8 @@ from ..tracebacks import ENGINE_FRAME
 
 __all__ = ["MmBackward0", "MvBackward0", "DotBackward0", "BmmBackward0", "AddmmBackward0", "DiagEmbedBackward0",
            "DiagonalBackward0", "DiagonalBackward0_copy", "DiagonalBackwardBackward0", "TraceBackward0",
-           "IndexFillBackward1", "TrilBackward0", "TriuBackward0", "CdistBackward0", "LinalgCrossBackward0", "LinalgSvdBackward0"]
+           "IndexFillBackward1", "TrilBackward0", "TriuBackward0", "CdistBackward0", "LinalgCrossBackward0", "LinalgSvdBackward0",
+           "TrilinearBackward0", "BlockDiagBackward0"]
 
 
 def _mm_shapes_error(a, b) -> RuntimeError:
@@ -475,3 +476,70 @@ def _mt(x: np.ndarray) -> np.ndarray:
 def _skew(x: np.ndarray) -> np.ndarray:
     """x - x^T, twice the antisymmetric part."""
     return x - _mt(x)
+
+
+class TrilinearBackward0(Function):
+    """The bilinear form of ``F.bilinear``: z_bo = sum_ij x_bi W_oij y_bj, for rows x (B, I), y (B, J) and
+    W (O, I, J); dx_bi = sum_oj g_bo W_oij y_bj,  dW_oij = sum_b g_bo x_bi y_bj,  dy_bj = sum_oi g_bo x_bi W_oij.
+    Torch's ``_trilinear`` as bilinear calls it (x, W, y unsqueezed at (1, 3), (0,), (1, 2), summed over (2, 3)):
+    first over i, x with W, then over j with y; each input is kept only when another's gradient needs it.
+
+    >>> x, w, y = (Tensor._make(np.ones(s, np.float32)) for s in ((1, 2), (1, 2, 3), (1, 3)))
+    >>> TrilinearBackward0.forward(None, x, w, y).tolist()
+    [[6.0]]
+    """
+    saved_names = ("i1", "i2", "i3", "expand1", "expand2", "expand3", "sumdim")
+
+    @staticmethod
+    def forward(ctx, x, w, y):
+        a, b, c = x._data, w._data, y._data
+        if ctx is not None and ctx.needs_input_grad:
+            need = ctx.needs_input_grad
+            ctx.save(i1=x if need[1] or need[2] else None, i2=w if need[0] or need[2] else None,
+                     i3=y if need[0] or need[1] else None, expand1=(1, 3), expand2=(0,), expand3=(1, 2), sumdim=(2, 3))
+        (rows, i), (o, _, j) = a.shape, b.shape
+        wide = np.float64 if a.dtype == np.float32 else a.dtype  # float32 summed in float64, rounded once
+        first = (a.astype(wide) @ b.transpose(1, 0, 2).reshape(i, o * j).astype(wide)).reshape(rows, o, j)
+        return (first @ c[:, :, None].astype(wide))[..., 0].astype(a.dtype)  # over i, then over j
+
+    @staticmethod
+    def backward(ctx, g):
+        _needs_array_only(ctx, g, "bilinear")
+        need = ctx.needs_input_grad
+        x, w, y = (ctx._unpack(k, False) if need[a] or need[b] else None
+                   for k, a, b in (("i1", 1, 2), ("i2", 0, 2), ("i3", 0, 1)))
+        return (np.einsum("bo,oij,bj->bi", g, w, y, optimize=True) if need[0] else None,
+                np.einsum("bo,bi,bj->oij", g, x, y, optimize=True) if need[1] else None,
+                np.einsum("bo,bi,oij->bj", g, x, w, optimize=True) if need[2] else None)
+
+
+class BlockDiagBackward0(Function):
+    """Z = the inputs placed corner to corner down the diagonal of a zero matrix (a vector as one row, a number as
+    a 1 x 1 block), in their common dtype;  each input's gradient is its own block of G.
+
+    >>> BlockDiagBackward0.forward(None, Tensor._make(np.array([1, 2])), Tensor._make(np.array([[3]]))).tolist()
+    [[1, 2, 0], [0, 0, 3]]
+    """
+
+    @staticmethod
+    def forward(ctx, *blocks):
+        kind = blocks[0]._data.dtype
+        for t in blocks[1:]:
+            kind = result_type((kind, 2), (t._data.dtype, 2))
+        shapes = [(1, 1) if t.ndim == 0 else (1, t.shape[0]) if t.ndim == 1 else tuple(t.shape) for t in blocks]
+        out = np.zeros((sum(h for h, _ in shapes), sum(w for _, w in shapes)), kind)
+        r = c = 0
+        for t, (h, w) in zip(blocks, shapes):
+            out[r:r + h, c:c + w] = t._data.reshape(h, w)
+            r, c = r + h, c + w
+        if ctx is not None:
+            ctx._shapes = shapes
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        grads, r, c = [], 0, 0
+        for (h, w), (shape, _) in zip(ctx._shapes, ctx._meta):
+            grads.append(g[r:r + h, c:c + w].reshape(shape))
+            r, c = r + h, c + w
+        return tuple(grads)

@@ -7,8 +7,9 @@ import warnings
 
 import numpy as np
 
+from ..arguments import _outside
 from ..dtypes import kind_name
-from ..function import Function
+from ..function import Function, MultiOutputFunction
 from ..summation import numpy_sum, torch_sum
 from ..tensor import Tensor
 from .indexing import gathered_back, IndexPutBackward0, MaskedFillBackward1, scattered_back
@@ -17,7 +18,8 @@ from .numerics import _float, _is_tensor, _needs_array_only, _rounded, _sign
 
 __all__ = ["SumBackward0", "SumBackward1", "MeanBackward0", "MeanBackward1", "MaxBackward1", "MinBackward1",
            "MaxBackward0", "MinBackward0", "LinalgVectorNormBackward0", "vector_norm", "norm_backward", "ProdBackward0",
-           "ProdBackward1", "CumsumBackward0", "VarBackward0", "StdBackward0", "AmaxBackward0", "AminBackward0",
+           "ProdBackward1", "CumsumBackward0", "VarBackward0", "StdBackward0", "VarMeanBackward0",
+           "StdMeanBackward0", "AmaxBackward0", "AminBackward0",
            "LogsumexpBackward0", "CumprodBackward0", "lower_median", "median_indices", "MedianBackward0",
            "MedianBackward1", "nan_median_indices", "NanmedianBackward0", "NanmedianBackward1", "running_extreme",
            "CummaxBackward0", "CumminBackward0", "LogcumsumexpBackward0",
@@ -328,9 +330,11 @@ class CumsumBackward0(Function):
     """z_i = x_1 + ... + x_i along ``dim``;  dx_i = g_i + ... + g_n (the cumulative sum from the end)."""
 
     @staticmethod
-    def forward(ctx, x, dim):
+    def forward(ctx, x, dim, dtype=None):
         ctx.save(dim=dim)
-        d = x._data
+        d = x._data if dtype is None else x._data.astype(dtype)
+        if dtype is not None and d.dtype.kind in "iu":  # summed in the dtype asked for (an int8 sum wraps)
+            return d.cumsum(axis=dim, dtype=d.dtype) if d.ndim else d.copy()
         if d.dtype.kind in "biu":
             return d.cumsum(axis=dim, dtype=np.int64) if d.ndim else d.copy()
         return running(np.add, d, dim) if d.ndim else d.copy()
@@ -390,6 +394,52 @@ class StdBackward0(VarBackward0):
             return _var_backward(ctx, np.where(z == 0, 0, g / (z * 2)).astype(g.dtype, copy=False))
 
 
+class VarMeanBackward0(MultiOutputFunction):
+    """(v, m) = (var(x), mean(x)) in one pass, two outputs of one node;  dx = dv dvar/dx + dm / n."""
+    is_view = False
+    saved_names = ("self", "dim", "correction")
+    spread = staticmethod(lambda v: v)  # what the first output is made of the variance (std: its square root)
+
+    @classmethod
+    def forward(cls, ctx, x, dim, correction, keepdim):
+        name = cls.__name__[:-9].replace("Mean", "_mean").lower()
+        with np.errstate(invalid="ignore"):
+            first = cls.spread(_variance(ctx, x, dim, correction, keepdim, name))
+        d = _float(x)
+        if not _count(d, dim):  # the mean of nothing: nan, as the spread
+            return [first, np.full(first.shape, np.nan, d.dtype)]
+        return [first, d.mean(axis=dim, keepdims=keepdim, dtype=d.dtype)]
+
+    @staticmethod
+    def backward(ctx, grads):
+        for g in grads:
+            _needs_array_only(ctx, g, "var_mean")
+        g_var, g_mean = grads
+        x = ctx._unpack("self", False)
+        out = None if g_var is None else _var_backward(ctx, _reduced(ctx, g_var)[0])
+        if g_mean is not None:  # as torch's var_mean_backward: the mean's part added to the variance's
+            part = _reduced(ctx, g_mean)[0] / x.dtype.type(_count(x, _reduced_dims(ctx)))
+            out = part if out is None else out + part
+        return out
+
+
+class StdMeanBackward0(VarMeanBackward0):
+    """(s, m) = (std(x), mean(x));  dx = ds (x - mean) / ((n - correction) s) + dm / n (0 where s is 0)."""
+    saved_names = ("self", "dim", "correction", "result0")
+    saves_result = True
+    spread = staticmethod(np.sqrt)
+
+    @staticmethod
+    def backward(ctx, grads):
+        g_std, g_mean = grads
+        if g_std is not None:
+            _needs_array_only(ctx, g_std, "std_mean")
+            std = np.asarray(ctx._unpack("result0", False))
+            with np.errstate(divide="ignore", invalid="ignore"):  # as std_backward: 0 where the std is 0
+                g_std = np.where(std == 0, 0, g_std / (std * 2)).astype(g_std.dtype, copy=False)
+        return VarMeanBackward0.backward(ctx, [g_std, g_mean])
+
+
 def _var_backward(ctx, g: np.ndarray) -> np.ndarray:
     """torch's var_backward: 2 / (n - correction) g (x - mean); over all elements with n <= correction, g times
     nan where x is the mean and inf elsewhere."""
@@ -412,7 +462,9 @@ def _variance(ctx, x, dim, correction, keepdim: bool, name: str) -> np.ndarray:
     if _count(d, dim) - correction <= 0:
         warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the reduction "
                       "factor (input numel divided by output numel). (Triggered internally at "
-                      "/__w/pytorch/pytorch/aten/src/ATen/native/ReduceOps.cpp:1861.)", UserWarning, stacklevel=6)
+                      "/__w/pytorch/pytorch/aten/src/ATen/native/ReduceOps.cpp:1861.)", UserWarning, stacklevel=_outside())
+    if not _count(d, dim):  # the spread of nothing: nan, without NumPy's warnings
+        return np.full(np.add.reduce(d, axis=dim, keepdims=keepdim).shape, np.nan, d.dtype)
     centred = d - d.mean(axis=dim, keepdims=True)
     with np.errstate(divide="ignore", invalid="ignore"):  # n <= correction: inf or nan, as torch
         return np.add.reduce(centred * centred, axis=dim, keepdims=keepdim) / d.dtype.type(_count(d, dim) - correction)

@@ -15,7 +15,7 @@ from .numerics import _is_tensor
 __all__ = ["ViewBackward0", "UnsafeViewBackward0", "ReshapeAliasBackward0", "AliasBackward0", "PermuteBackward0",
            "TransposeBackward0", "TBackward0", "UnsqueezeBackward0", "SqueezeBackward0", "SqueezeBackward1",
            "SqueezeBackward2", "SqueezeBackward4", "IN_PLACE_NODES", "ExpandBackward0", "CatBackward0", "StackBackward0",
-           "SplitBackward0", "SplitWithSizesBackward0", "UnbindBackward0", "FlipBackward0", "RepeatBackward0",
+           "SplitBackward0", "SplitWithSizesBackward0", "UnbindBackward0", "FlipBackward0", "Rot90Backward0", "RepeatBackward0",
            "RollBackward0", "unfold_view", "UnfoldBackward0", "UnfoldBackwardBackward0", "fold_windows"]
 
 
@@ -325,6 +325,34 @@ class FlipBackward0(Function):
         if _is_tensor(g):
             return FlipBackward0.apply(g, dims=ctx.dims)
         return np.flip(g, ctx.dims) if np.ndim(g) else g
+
+
+class Rot90Backward0(Function):
+    """z = x turned k quarter turns in the plane of ``dims`` (from the first dim towards the second), as torch
+    builds it: one flip, then the two dims swapped (k = 1: flip dims[1]; k = 3: flip dims[0]; k = 2: flip both;
+    k = 0: a copy);  dx = g turned back, -k quarter turns.
+
+    >>> Rot90Backward0.forward(None, Tensor._make(np.array([[1, 2], [3, 4]])), k=1, dims=(0, 1)).tolist()
+    [[2, 4], [1, 3]]
+    """
+
+    @staticmethod
+    def forward(ctx, x, k, dims):
+        if ctx is not None:
+            ctx.save(k=k, dims=dims)
+        d0, d1 = dims
+        d = x._data
+        if k == 2:
+            return np.flip(d, dims).copy()
+        if k == 0:
+            return d.copy()
+        return np.flip(d, d1 if k == 1 else d0).copy().swapaxes(d0, d1)  # swapped: torch's strides too
+
+    @staticmethod
+    def backward(ctx, g):
+        if _is_tensor(g):
+            return Rot90Backward0.apply(g, k=-ctx.k % 4, dims=ctx.dims)
+        return np.rot90(g, -ctx.k, ctx.dims)
 
 
 class RepeatBackward0(Function):

@@ -10,7 +10,7 @@ import numpy as np
 from ..function import Function
 from .indexing import scattered_back
 
-__all__ = ["sort_indices", "kthvalue_indices", "mode_of", "SortBackward0", "SortBackward1", "TopkBackward0", "Unique2Backward0", "UniqueDimBackward0",
+__all__ = ["insertion_points", "sort_indices", "kthvalue_indices", "mode_of", "SortBackward0", "SortBackward1", "TopkBackward0", "Unique2Backward0", "UniqueDimBackward0",
            "UniqueConsecutiveBackward0"]
 
 
@@ -221,3 +221,20 @@ class UniqueDimBackward0(_NoDerivative):
 
 class UniqueConsecutiveBackward0(_NoDerivative):
     op = "unique_consecutive"
+
+
+def insertion_points(boundaries: np.ndarray, values: np.ndarray, right: bool) -> np.ndarray:
+    """Where each value would go in the sorted last dim of ``boundaries`` (the first place, or after equal ones
+    when ``right``): one search per row when ``boundaries`` has rows, matching ``values``' leading dims.
+
+    >>> insertion_points(np.array([1., 3., 5.]), np.array([0., 3., 6.]), False).tolist()
+    [0, 1, 3]
+    """
+    kind = np.result_type(boundaries, values)
+    boundaries, values = boundaries.astype(kind, copy=False), values.astype(kind, copy=False)
+    side = "right" if right else "left"
+    if boundaries.ndim == 1:
+        return np.searchsorted(boundaries, values, side).astype(np.int64)
+    rows_b, rows_v = boundaries.reshape(-1, boundaries.shape[-1]), values.reshape(-1, values.shape[-1])
+    found = [np.searchsorted(b, v, side) for b, v in zip(rows_b, rows_v)]
+    return np.array(found, np.int64).reshape(values.shape)

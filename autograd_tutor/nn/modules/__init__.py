@@ -22,7 +22,7 @@ from .conv import Conv1d, Conv2d
 from .distance import CosineSimilarity
 from .dropout import Dropout, Dropout2d
 from .flatten import Flatten, Unflatten
-from .linear import Identity, Linear
+from .linear import Bilinear, Identity, Linear
 from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss, L1Loss, MSELoss, NLLLoss,
                    SmoothL1Loss)
 from .module import Module
@@ -35,7 +35,7 @@ from .sparse import Embedding
 __all__ = ["ReLU", "LeakyReLU", "GELU", "SiLU", "Softplus", "ELU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax",
            "Hardtanh", "ReLU6", "LogSigmoid", "SELU", "Mish", "BatchNorm1d", "BatchNorm2d", "Sequential", "ModuleList",
            "ModuleDict", "ParameterList", "ParameterDict", "Conv1d", "Conv2d", "CosineSimilarity", "Dropout", "Dropout2d", "Flatten",
-           "Unflatten", "Identity", "Linear", "MSELoss", "NLLLoss", "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss",
+           "Unflatten", "Identity", "Linear", "Bilinear", "MSELoss", "NLLLoss", "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss",
            "L1Loss", "SmoothL1Loss", "HuberLoss", "KLDivLoss", "Module", "LayerNorm", "ConstantPad2d", "ConstantPad1d",
            "ZeroPad2d", "ZeroPad1d", "MaxPool2d", "MaxPool1d", "AvgPool2d", "AdaptiveAvgPool2d", "AdaptiveAvgPool1d",
            "AdaptiveMaxPool2d", "AdaptiveMaxPool1d", "AvgPool1d", "Embedding"]

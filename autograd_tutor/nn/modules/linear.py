@@ -1,4 +1,4 @@
-"""``nn.Identity`` and ``nn.Linear``.
+"""``nn.Identity``, ``nn.Linear`` and ``nn.Bilinear``.
 """
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from .. import functional as F, init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["Identity", "Linear"]
+__all__ = ["Identity", "Linear", "Bilinear"]
 
 
 class Identity(Module):
@@ -58,3 +58,40 @@ class Linear(Module):
 
     def extra_repr(self) -> str:
         return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
+
+
+class Bilinear(Module):
+    """y_o = x1^T W_o x2 + b_o, with W of shape (out_features, in1_features, in2_features), b (out_features,).
+
+    Both start uniform in [-1/sqrt(in1_features), 1/sqrt(in1_features)], as in torch.
+
+    >>> import autograd_tutor as torch
+    >>> layer = torch.nn.Bilinear(3, 4, 2)
+    >>> layer.weight.shape, layer(torch.ones(5, 3), torch.ones(5, 4)).shape
+    (torch.Size([2, 3, 4]), torch.Size([5, 2]))
+    """
+
+    def __init__(self, in1_features: int, in2_features: int, out_features: int, bias: bool = True, device=None,
+                 dtype=None) -> None:
+        super().__init__()
+        self.in1_features, self.in2_features, self.out_features = in1_features, in2_features, out_features
+        self.weight = Parameter(empty(out_features, in1_features, in2_features, dtype=dtype, device=device))
+        if bias:
+            self.bias = Parameter(empty(out_features, dtype=dtype, device=device))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """Draw fresh starting weights, W and b from U(-1/sqrt(in1_features), 1/sqrt(in1_features))."""
+        bound = 1 / math.sqrt(self.weight.size(1))
+        init.uniform_(self.weight, -bound, bound)
+        if self.bias is not None:
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input1: Tensor, input2: Tensor) -> Tensor:
+        return F.bilinear(input1, input2, self.weight, self.bias)
+
+    def extra_repr(self) -> str:
+        return (f"in1_features={self.in1_features}, in2_features={self.in2_features}, "
+                f"out_features={self.out_features}, bias={self.bias is not None}")
