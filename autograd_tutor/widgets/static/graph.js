@@ -376,7 +376,7 @@ function render({ model, el: host }) {
         gLabels.append(rec.heat);
       }
       rec.heat.innerHTML = heatMarkup(heat) +
-        `<title>gradient ${esc(shapeOf(v))}: ${esc(heat === e.heat ? e.numbers : v)}</title>`;
+        `<title>gradient ${esc(shapeOf(v))}: ${esc(v === e.grad ? e.numbers : v.slice(v.indexOf(" [") + 1))}</title>`;
       rec.heatShown = heat;
     }
     rec.heat.setAttribute("visibility", heat ? "visible" : "hidden");
