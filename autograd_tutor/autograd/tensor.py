@@ -209,19 +209,19 @@ def _shared(obj) -> bool:
 def handed_out(data) -> list:
     """The entries of :data:`HANDED_OUT` whose object is ``data`` itself or, walking nested lists and tuples,
     one of its items: ``[w.item(), 1.0]`` holds what ``w.item()`` handed out, ``[3.0, 1.0]`` nothing. Within a
-    list a shared object (``1``: see :func:`_shared`) is never taken for a handed-out one."""
+    list a shared object (``1``: see :func:`_shared`) is never taken for a handed-out one. Each level is
+    looked through at C speed (a tensor's nested lists are all lists, or none, at one level)."""
     if not HANDED_OUT:
         return []
     by_id = {id(entry[0]): entry for entry in HANDED_OUT}
     if id(data) in by_id:
         return [by_id[id(data)]]
-    found, todo = [], [data] if isinstance(data, (list, tuple)) else []
+    found, todo = [], [data] if type(data) in (list, tuple) else []
     for items in todo:  # grows as it goes: the nested lists, level by level
-        for item in items:
-            if id(item) in by_id and not _shared(item):
-                found.append(by_id[id(item)])
-            elif isinstance(item, (list, tuple)):
-                todo.append(item)
+        if not by_id.keys().isdisjoint(map(id, items)):
+            found += [by_id[id(x)] for x in items if id(x) in by_id and not _shared(x)]
+        if items and type(items[0]) in (list, tuple):
+            todo.extend(items)
     return found
 
 
