@@ -159,7 +159,10 @@ class GraphCut(Event, _fields("cause tensor_id source_ids source_node_ids op val
     ``"copy"`` (``torch.tensor(x)``: a copy without the history), or ``"item"`` / ``"tolist"`` / ``"float"`` /
     ``"int"`` / ``"numpy"``: the tensor ``source_ids[0]`` (one that requires grad; for ``numpy()``, which such a
     tensor refuses, any tensor) handed out its numbers (``value``), and a tensor built from them later starts a
-    new graph (``tensor_id`` is None). ``source_node_ids`` gives each source's grad_fn id (None for a leaf).
+    new graph (``tensor_id`` is None); when a tensor is built from those very Python objects (``torch.tensor(v)``
+    or ``torch.tensor([v, 1.0])`` with ``v = w.item()``), the same cause follows with that tensor's
+    ``tensor_id`` (``value`` None; every handed-out source among ``source_ids``). ``source_node_ids`` gives each
+    source's grad_fn id (None for a leaf).
 
     ``"used"`` follows a cut: a tensor that may come from one (``tensor_id``: a cut's result, or a tensor built
     from numbers) became input ``position`` of the recorded node ``source_node_ids[0]`` (named ``op``), holding

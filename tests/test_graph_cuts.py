@@ -357,3 +357,41 @@ def test_a_literal_with_the_value_of_handed_out_numbers_is_no_cut(log):
     model = GraphModel.from_tensor(y, namespace={"a": a, "x": x, "c": c, "rebuilt": rebuilt, "y": y})
     model.cuts = log
     assert [box[:2] for box in _boxes(model)] == [("rebuilt from .item()", "a.item()")]
+
+
+def test_a_list_holding_handed_out_numbers_is_rebuilt_and_a_literal_list_is_not(log):
+    """``torch.tensor([w.item(), 1.0])`` holds the very number ``w.item()`` handed out: rebuilt, drawn before
+    and after backward; ``torch.tensor([3.0, 1.0])``, the same numbers typed in, is the learner's constant."""
+    w = torch.tensor(3.0, requires_grad=True)
+    b = torch.tensor(0.5, requires_grad=True)
+    rebuilt = torch.tensor([w.item(), 1.0])
+    literal = torch.tensor([3.0, 1.0])
+    loss = (rebuilt * b).sum() + (literal * b).sum()
+    before, after = _lines_before_and_after_backward(loss, {"w": w, "b": b, "loss": loss}, log)
+    assert before == after == ["graph cut: rebuilt from .item() (w.item()) -> constant"]
+
+
+def test_a_tensor_built_from_numbers_of_two_tensors_comes_from_both(log):
+    w = torch.tensor(2.0, requires_grad=True)
+    b = torch.tensor(5.0, requires_grad=True)
+    x = torch.tensor(1.0, requires_grad=True)
+    with events.record(kinds=["graph_cut"]) as trace:
+        rows = torch.tensor([[w.item(), 0.0], [b.item(), 1]])
+    rebuilt = [e for e in trace if e.tensor_id == rows._id]
+    assert [(e.cause, e.source_ids) for e in rebuilt] == [("item", (w._id, b._id))]
+    model = GraphModel.from_tensor((rows * x).sum(), namespace={"w": w, "b": b, "x": x, "rows": rows})
+    model.cuts = log
+    assert _boxes(model) == [("rebuilt from .item()", "w.item()", [])]  # w and b are not in this graph
+
+
+def test_a_list_is_rebuilt_only_from_objects_python_does_not_share(log):
+    """A small int is one object wherever it appears, so ``[2, 1]`` after ``int(w)`` gave 2 says nothing; a
+    handed-out list inside a list (``[w.tolist(), ...]``) is the very object."""
+    w = torch.tensor([2.0, 1.0], requires_grad=True)
+    int(w[0])
+    with events.record(kinds=["graph_cut"]) as trace:
+        small = torch.tensor([2, 1])
+        nested = torch.tensor([w.tolist(), [0.0, 0.0]])
+    assert not small._cut and nested._cut is True
+    assert [(e.cause, e.tensor_id, e.source_ids) for e in trace if e.tensor_id is not None] == [
+        ("tolist", nested._id, (w._id,))]

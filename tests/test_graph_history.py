@@ -151,14 +151,15 @@ def test_a_new_kind_of_op_past_the_budget_folds_instead_of_growing():
         g.close()
 
 
-def _chain(ops: int):
-    """A graph of ``ops`` operations mixing kinds (mul by a tensor constant, add, tanh), and its backward pass."""
-    x = torch.tensor(0.3, requires_grad=True)
-    c = torch.tensor(0.999)
+def _chain(ops: int, shape: tuple = ()):
+    """A graph of ``ops`` operations mixing kinds (mul by a tensor constant, add, tanh) on tensors of ``shape``,
+    and its backward pass."""
+    x = torch.tensor(np.full(shape, 0.3), requires_grad=True)
+    c = torch.tensor(np.full(shape, 0.999))
     y = x
     for i in range(ops // 3):
         y = (y * c + 0.001).tanh()
-    y.backward()
+    (y.sum() if shape else y).backward()
     return y
 
 
@@ -194,6 +195,21 @@ def test_the_saved_size_does_not_grow_with_the_graph(make, widgets):
     assert big["total"] < 1_500_000  # the layered drawing (routes, SVG fallback) at 1.33 MB: well under 2 MB
     for part in ("graph_json", "replay_json", "svg"):
         assert big[part] <= small[part] * 1.1 + 2_000, (part, small[part], big[part])
+
+
+def test_the_heatmaps_of_a_replay_do_not_grow_with_the_pass(widgets):
+    """The same chain on (8, 8) tensors: every step's gradient carries a heatmap, yet 100,000 operations and
+    their pass save no more than 10,000 do, and well under 2 MB."""
+    sizes, heats = {}, {}
+    for ops in (10_000, 100_000):
+        y = _chain(ops, (8, 8))
+        g = drawn(widgets, y, y=y)
+        sizes[ops], heats[ops] = _saved_size(g), json.loads(g.replay_json)["heats"]
+        assert sum(len(s.edges) for s in g.steps) > 300  # the steps write gradients on edges...
+        g.close()
+    small, big = sizes[10_000], sizes[100_000]
+    assert 200 < len(heats[100_000]) <= 2 * MAX_STEPS  # ...each with its heatmap, sent once however often used
+    assert big["total"] < 1_500_000 and big["replay_json"] <= small["replay_json"] * 1.1 + 2_000, (small, big)
 
 
 def test_a_replay_longer_than_the_budget_is_summarised_with_the_same_end_state(widgets):

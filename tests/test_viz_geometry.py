@@ -180,3 +180,30 @@ def test_the_ruler_sees_two_frames_overlapping():
     assert viz_suite.measure_svg(corner)["frames_crossed"] >= 1
     nested = svg.replace(rect, f'<rect x="{u0 + 2:g}" y="{v0 + 2:g}" width="4" height="4"', 1)
     assert viz_suite.measure_svg(nested)["frames_crossed"] == 0
+
+
+def test_an_edge_label_keeps_room_for_its_gradients_shape_not_for_the_widest_number():
+    """An op's value is not kept, so an edge out of it keeps room for the widest number; once its gradient is
+    known to be a tensor drawn by its shape, every gradient the replay writes there reads that shape: the
+    MLP step's (4, 16) labels take what "(4, 16)" and its heatmap take, as if the source's value were known
+    (lesson 6's drawing: 3,499 -> 3,339 px wide)."""
+    pytest.importorskip("anywidget")
+    import autograd_tutor as torch
+    from autograd_tutor import nn
+    from autograd_tutor.viz.boxes import label_size, label_heat_w
+    from autograd_tutor.widgets import GraphWidget
+    torch.manual_seed(0)
+    net = nn.Sequential(nn.Linear(2, 16), nn.Tanh(), nn.Linear(16, 1))
+    loss = net(torch.ones(4, 2)).pow(2).mean()
+    loss.backward()  # drawn afterwards, from the tensor (and its pass): the ops' values are not kept
+    widget = GraphWidget(loss, namespace={"net": net, "loss": loss})
+    snap = widget.graph
+    widget.close()
+    nodes = snap["nodes"]
+    out_of_ops = [e for e in snap["edges"] if e.get("heat") and not nodes[e["src"]]["value"]]
+    assert out_of_ops
+    for e in out_of_ops:
+        shape = e["grad"].split(" [")[0]
+        assert label_size(e["grad"], "", e["heat"]["w"]) == label_size(e["grad"], e["grad"], e["heat"]["w"])
+        assert label_size(e["grad"], "", e["heat"]["w"])[0] < label_size("", "", e["heat"]["w"])[0], shape
+        assert label_heat_w(e, nodes[e["src"]]) == e["heat"]["w"]

@@ -217,3 +217,37 @@ def test_a_pass_that_starts_outside_a_drawing_is_replayed_inside_it():
         assert [n["state"] for n in g.graph["nodes"] if n["label"] == "y"] == ["freed"]
     finally:
         g.close()
+
+
+def test_replay_steps_carry_a_heatmap_of_each_large_gradient_sent_once():
+    """A gradient of more than a few numbers comes with its heatmap ([index, text, h], ``h`` into ``heats``):
+    an edge's at an edge label's size, a ``.grad``'s at a node's (the one the drawing shows at the end), and
+    the same heatmap once (a scalar gradient stays [index, text]: see test_graph_widget)."""
+    import json
+
+    import numpy as np
+
+    from autograd_tutor.viz.heat import LABEL_HEAT, heat_of
+
+    def mlp():
+        w = torch.tensor(np.linspace(-1, 1, 32).reshape(16, 2), requires_grad=True)
+        x = torch.tensor(np.linspace(0, 1, 8).reshape(4, 2))
+        h = (x @ w.t()).tanh()
+        loss = (h * h).sum()
+        loss.backward()
+        return {"w": w, "x": x, "h": h, "loss": loss}
+    model, steps = _record(mlp)
+    payload = json.loads(json.dumps(replay_json(model, steps)))
+    heats = payload["heats"]
+    sent = [e for s in payload["steps"] for e in s["edges"]]
+    made = [(e.index, v, g) for s in steps for e, v, g in s.edges]
+    assert [e[:2] for e in sent] == [[i, v] for i, v, _ in made] and all(g is not None for *_, g in made)
+    for entry, (_, _, grid) in zip(sent, made):  # (4, 16), (4, 2) and (16, 2) gradients: all heatmaps
+        assert heats[entry[2]] == heat_of(grid, LABEL_HEAT) and heats[entry[2]]["w"] <= LABEL_HEAT[0]
+    w = model.find("w")
+    [stored] = [g for s in payload["steps"] for g in s["grads"] if g[0] == w.index]
+    own = {n["key"]: n for n in model.snapshot()["nodes"]}[w.index]["gheat"]
+    assert stored[1] == w.grad.text and heats[stored[2]] == own  # the leaf's .grad: what its box was sized for
+    [mul] = [p for p, s in zip(payload["steps"], steps) if s.kind == "node" and s.text.startswith("MulBackward0")]
+    assert len(mul["edges"]) == 2 and mul["edges"][0][2] == mul["edges"][1][2]  # h * h: the same heatmap twice
+    assert len({json.dumps(h, sort_keys=True) for h in heats}) == len(heats)

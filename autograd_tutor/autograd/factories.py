@@ -19,7 +19,7 @@ from ..devices import check_cpu
 from . import random
 from .arguments import factory_out
 from .dtypes import dtype as _dtype, float32, from_numpy_dtype, kind_name
-from .tensor import Tensor, graph_cut, handed_out
+from .tensor import Tensor, graph_cut, handed_out, rebuilt_from
 
 __all__ = ["tril_indices", "triu_indices", "tensor", "as_tensor", "from_numpy", "ones", "zeros", "empty", "full", "ones_like", "zeros_like",
            "full_like", "empty_like", "arange", "linspace", "eye", "rand", "randn", "randint", "randperm", "normal",
@@ -119,7 +119,11 @@ def tensor(data, dtype=None, device=None, requires_grad=False) -> Tensor:
         arr = _infer(data) if dtype is None else _numbers(data)
         if dtype is not None:
             arr = arr.astype(_np_dtype(dtype))
-        return _numbers_leaf(arr, requires_grad, handed_out(data))
+        out = _leaf(arr, requires_grad)
+        found = events._subscribers and not requires_grad and handed_out(data)
+        if found:
+            rebuilt_from(out, found)
+        return out
     if dtype is not None:
         arr = arr.astype(_np_dtype(dtype))
     return _numbers_leaf(arr, requires_grad)
@@ -143,12 +147,12 @@ def from_numpy(array: np.ndarray) -> Tensor:
     return _numbers_leaf(array, False)
 
 
-def _numbers_leaf(data: np.ndarray, requires_grad: bool, handed: bool = True) -> Tensor:
-    """A leaf built from numbers: while someone listens to graph cuts, they may be numbers that a tensor handed
-    out (``torch.tensor(w.item())``: ``handed``, the very Python objects; an array from ``.numpy()``), so its
-    uses are announced (``Tensor._cut``) for the cut log to check."""
+def _numbers_leaf(data: np.ndarray, requires_grad: bool) -> Tensor:
+    """A leaf built from an array: while someone listens to graph cuts, it may hold the numbers of an array
+    ``.numpy()`` handed out, so its uses are announced (``Tensor._cut``) for the cut log to check by value.
+    (Python numbers are checked by identity instead: see :func:`~autograd_tutor.autograd.tensor.handed_out`.)"""
     t = _leaf(data, requires_grad)
-    if handed and events._subscribers and not requires_grad and events.wanted(events.GraphCut):
+    if events._subscribers and not requires_grad and events.wanted(events.GraphCut):
         t._cut = "numbers"
     return t
 

@@ -193,14 +193,48 @@ _NO_EDGE = (None, 0)  # a consumer's next_functions entry for an input that need
 
 
 #: The last Python numbers and lists that tensors requiring grad handed out (``item()``, ``tolist()``,
-#: ``float()``, ``int()``) while someone listened to graph cuts: a tensor later built from one of these very
-#: objects (``torch.tensor(w.item())``) is a rebuilt copy; one built from a literal ``3.0`` is not, whatever its value.
+#: ``float()``, ``int()``) while someone listened to graph cuts, each as ``(object, cause, source id, its
+#: grad_fn id)``: a tensor later built from these very objects (``torch.tensor(w.item())``, or a list holding
+#: one: ``torch.tensor([w.item(), 1.0])``) is a rebuilt copy; one built from a literal ``3.0`` is not, whatever
+#: its value.
 HANDED_OUT: collections.deque = collections.deque(maxlen=8)
 
 
-def handed_out(data) -> bool:
-    """Is ``data`` the very object (a number, a list) that a tensor requiring grad handed out?"""
-    return any(given is data for given in HANDED_OUT)
+def _shared(obj) -> bool:
+    """Is ``obj`` one Python shares between all its uses (a small int such as ``3``: ``int("3") is 3``), so
+    that being the same object says nothing about where it came from?"""
+    return type(obj) is int and int(str(obj)) is obj
+
+
+def handed_out(data) -> list:
+    """The entries of :data:`HANDED_OUT` whose object is ``data`` itself or, walking nested lists and tuples,
+    one of its items: ``[w.item(), 1.0]`` holds what ``w.item()`` handed out, ``[3.0, 1.0]`` nothing. Within a
+    list a shared object (``1``: see :func:`_shared`) is never taken for a handed-out one. Each level is
+    looked through at C speed (a tensor's nested lists are all lists, or none, at one level)."""
+    if not HANDED_OUT:
+        return []
+    by_id = {id(entry[0]): entry for entry in HANDED_OUT}
+    if id(data) in by_id:
+        return [by_id[id(data)]]
+    found, todo = [], [data] if type(data) in (list, tuple) else []
+    for items in todo:  # grows as it goes: the nested lists, level by level
+        if not by_id.keys().isdisjoint(map(id, items)):
+            found += [by_id[id(x)] for x in items if id(x) in by_id and not _shared(x)]
+        if items and type(items[0]) in (list, tuple):
+            todo.extend(items)
+    return found
+
+
+def rebuilt_from(out, found: list) -> None:
+    """Tell the ``graph_cut`` listeners that ``out`` was built from the numbers ``found`` (entries of
+    :data:`HANDED_OUT`): the cause of the first, from every source (``torch.tensor([w.item(), b.item()])``
+    comes from w and b)."""
+    if not events.wanted(events.GraphCut):
+        return
+    sources = dict.fromkeys((source, node) for _, _, source, node in found)
+    out._cut = True
+    events.GraphCut.emit(cause=found[0][1], tensor_id=out._id, source_ids=tuple([s for s, _ in sources]),
+                         source_node_ids=tuple([n for _, n in sources]), op="", value=None)
 
 
 def graph_cut(cause: str, sources: tuple, out=None, op: str = "", handed=None) -> None:
@@ -210,11 +244,11 @@ def graph_cut(cause: str, sources: tuple, out=None, op: str = "", handed=None) -
     caller has checked ``events._subscribers``."""
     if not events.wanted(events.GraphCut):
         return
+    fns = [t._grad_fn for t in sources]
     if handed is not None:
-        HANDED_OUT.append(handed)
+        HANDED_OUT.append((handed, cause, sources[0]._id, None if fns[0] is None else fns[0]._id))
     if out is not None:
         out._cut = True  # what is computed from it without recording is "derived" from the cut
-    fns = [t._grad_fn for t in sources]
     events.GraphCut.emit(cause=cause, tensor_id=None if out is None else out._id,
                          source_ids=tuple([t._id for t in sources]),
                          source_node_ids=tuple([None if f is None else f._id for f in fns]), op=op,

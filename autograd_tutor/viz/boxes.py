@@ -121,8 +121,13 @@ def label_text(grad: str) -> str:
 
 
 def label_size(grad: str, source_value: str, heat_w: float = 0) -> tuple:
-    """``(width, height)`` kept free above an edge for its gradient label (``heat_w``: its heatmap's width)."""
-    template = _SCALAR if not source_value or source_value[0] not in "([" else source_value
+    """``(width, height)`` kept free above an edge for its gradient label (``heat_w``: its heatmap's width): room
+    for any gradient the replay writes there, which has the shape of the edge's source. A gradient drawn by its
+    shape says that shape; else the source's value does, or the widest number (an op's value is not kept)."""
+    if grad and label_text(grad) != grad:  # "(4, 16) [...]": every gradient on this edge reads "(4, 16)"
+        template = grad
+    else:
+        template = _SCALAR if not source_value or source_value[0] not in "([" else source_value
     w = max(text_width(label_text(t), LABEL_SIZE, True) for t in (grad or "", template))
     w += GAP + heat_w if heat_w else 0
     w = math.ceil(w / _STEP) * _STEP  # in steps: a new gradient of about the same length moves nothing

@@ -10,9 +10,10 @@ tensor that required grad (when the drawing has it) to the tensor that no longer
 
 :data:`CUTS` starts listening when :mod:`autograd_tutor.widgets` is imported (or by ``CUTS.start()``); a
 tensor rebuilt from numbers is recognised by being built from the very objects a tensor that requires grad
-handed out (``torch.tensor(w.item())``; a literal ``torch.tensor(3.0)`` is not, whatever its value), or from
-an array ``.numpy()`` handed out, holding its numbers. Where a cut's result went into a recorded node (the ``"used"`` event) is kept by ids,
-so a drawing made after ``backward()``, which freed the saved tensors, marks the same cuts.
+handed out (``torch.tensor(w.item())``, ``torch.tensor([w.item(), 1.0])``; a literal ``torch.tensor(3.0)``
+is not, whatever its value), or from an array ``.numpy()`` handed out, holding its numbers. Where a cut's
+result went into a recorded node (the ``"used"`` event) is kept by ids, so a drawing made after
+``backward()``, which freed the saved tensors, marks the same cuts.
 
 >>> import autograd_tutor as torch
 >>> from autograd_tutor.viz import GraphModel
@@ -119,14 +120,20 @@ class CutLog:
             self._used(e)
             return
         self.version += 1
-        if e.cause in _ESCAPES:
+        if e.cause in _ESCAPES:  # numbers handed out; or, with a tensor_id, a tensor built from those very ones
+            value = None if e.value is None else Value.of(e.value)
             earlier = self.cuts.get(e.source_ids[0])  # the numbers of a detached copy: its origin is the cut's
             if earlier is not None:
-                self.escapes.append(Cut(e.cause, None, earlier.source_ids, earlier.source_node_ids,
-                                        earlier.cause if earlier.cause in ("detach", "data") else "",
-                                        Value.of(e.value)))
+                cut = Cut(e.cause, e.tensor_id, earlier.source_ids, earlier.source_node_ids,
+                          earlier.cause if earlier.cause in ("detach", "data") else "", value)
             elif e.cause != "numpy":
-                self.escapes.append(Cut(e.cause, None, e.source_ids, e.source_node_ids, value=Value.of(e.value)))
+                cut = Cut(e.cause, e.tensor_id, e.source_ids, e.source_node_ids, value=value)
+            else:
+                return
+            if e.tensor_id is None:
+                self.escapes.append(cut)
+            else:
+                self._keep(cut)
             return
         if e.cause in _REPEATED:  # the same op again (a loop's next step, an optimizer's update) replaces the last
             older = self._latest.pop((e.cause, e.op, e.source_ids), None)
@@ -139,9 +146,13 @@ class CutLog:
             if earlier is None:
                 return
             cause, op, sources, nodes = earlier.cause, earlier.op, earlier.source_ids, earlier.source_node_ids
+        self._keep(Cut(cause, e.tensor_id, sources, nodes, op))
+
+    def _keep(self, cut: Cut) -> None:
+        """Remember ``cut`` by the id of the tensor it made, dropping the oldest past :data:`KEEP`."""
         if len(self.cuts) >= KEEP:
             self.cuts.popitem(last=False)
-        self.cuts[e.tensor_id] = Cut(cause, e.tensor_id, sources, nodes, op)
+        self.cuts[cut.tensor_id] = cut
 
     def _used(self, e) -> None:
         """A tensor that may come from a cut became an input of a recorded node: if it does, remember where."""
@@ -149,9 +160,7 @@ class CutLog:
         if cut is None and any(escape.value.size == e.value.size for escape in self.escapes):
             cut = self.find(e.tensor_id, Value.of(e.value))  # numbers a tensor handed out, built into this one
             if cut is not None:
-                if len(self.cuts) >= KEEP:
-                    self.cuts.popitem(last=False)
-                self.cuts[e.tensor_id] = cut
+                self._keep(cut)
         if cut is None:
             return
         if len(self.inputs) >= KEEP:

@@ -28,8 +28,11 @@ from typing import Optional
 
 from . import narrate
 from .format import Value, number
+from .heat import HEAT_H, HEAT_W, LABEL_HEAT, heat_of
 
 __all__ = ["Step", "State", "build_steps", "state_at", "replay_json", "MAX_STEPS"]
+
+_HEAT = (HEAT_W, HEAT_H)  # a node's heatmap at most (px)
 
 #: Steps a drawing replays at most, unless its node budget is larger (the budget bounds the replay too): the
 #: newest passes that fit; a pass longer than this keeps its first and last steps, and one step in between does
@@ -41,8 +44,10 @@ MAX_STEPS = 400
 class Step:
     """What one replay step shows and changes.
 
-    ``edges``: ``(edge, text)`` gradients written on edges; ``locals``: ``(edge, text)`` local derivatives;
-    ``grads``: ``(key, before, after)`` texts of ``.grad``; ``saved``: ``(key, before, after)`` saved states;
+    ``edges``: ``(edge, text, grid)`` gradients written on edges; ``locals``: ``(edge, text)`` local
+    derivatives; ``grads``: ``(key, before, after, grid)`` texts of ``.grad``, a ``grid`` being the sampled
+    numbers a heatmap draws of a tensor of more than a few (:func:`format.sample_grid`; None for fewer);
+    ``saved``: ``(key, before, after)`` saved states;
     ``total``: the sum at a fan-in (``"1 + 4 = 5"``); ``reset``: clear the edge labels (a new pass).
     ``text`` names a tensor of more than 6 numbers by its shape; ``full`` (empty when it says the same) is the
     sentence with every number kept, one click away in the widget.
@@ -112,16 +117,16 @@ def _summarised(steps: list, limit: int) -> list:
     for step in middle:
         if step.reset:
             edges = {}
-        edges.update((e.index, (e, v)) for e, v in step.edges)
-        for key, before, after in step.grads:
-            grads[key] = (grads[key][0] if key in grads else before, after)
+        edges.update((edge[0].index, edge) for edge in step.edges)
+        for key, before, after, grid in step.grads:
+            grads[key] = (grads[key][0] if key in grads else before, after, grid)
         for key, before, after in step.saved:
             saved[key] = (saved[key][0] if key in saved else before, after)
     ran = sum(s.kind == "node" for s in middle)
     text = (f"… {len(middle):,} steps are not shown one by one ({ran:,} nodes ran): this step makes their changes "
             "at once, and the gradients they sent are written on the edges.")
     summary = Step("summary", text, None, list(edges.values()), [],
-                   [(k, b, a) for k, (b, a) in grads.items()], [(k, b, a) for k, (b, a) in saved.items()],
+                   [(k, *change) for k, change in grads.items()], [(k, b, a) for k, (b, a) in saved.items()],
                    reset=any(s.reset for s in middle), number=middle[0].number)
     return steps[:keep] + [summary] + steps[-keep:]
 
@@ -200,7 +205,7 @@ class _Pass:
             self.incoming.setdefault(target, []).append(f.value)
             edge = model.edge_at(key, f.position) if key is not None else None
             if edge is not None:
-                step.edges.append((edge, f.value.text))
+                step.edges.append((edge, f.value.text, f.value.grid))
                 if local is not None:
                     step.locals.append((edge, f"∂{self.label(key)}/∂{self.label(target)} = {local}"))
         if saved is None and self.retain and node is not None and node.saved:
@@ -239,7 +244,7 @@ class _Pass:
             name, [words(v) for v in values], words(_plus(values)),
             words(r.before) if r.before is not None else None, words(r.after), leaf))
         if key is not None:
-            step.grads.append((key, before or "None", after))
+            step.grads.append((key, before or "None", after, r.after.grid))
             if name:
                 self.accumulated.append((name, r.after))
         self.steps.append(step)
@@ -307,7 +312,7 @@ def _start(model, steps: list) -> tuple:
     saved = {n.key: n.saved_state for n in model.visible}
     seen_g, seen_s = set(), set()
     for step in steps:
-        for key, before, _ in step.grads:
+        for key, before, *_ in step.grads:
             if key not in seen_g:
                 seen_g.add(key)
                 grads[key] = before
@@ -326,9 +331,9 @@ def state_at(model, steps: list, position: int) -> State:
     for step in steps[:position]:
         if step.reset:
             edges = {}
-        for edge, value in step.edges:
+        for edge, value, _ in step.edges:
             edges[edge.index] = value
-        for key, _, after in step.grads:
+        for key, _, after, _ in step.grads:
             grads[key] = after
         for key, _, after in step.saved:
             saved[key] = after
@@ -337,16 +342,34 @@ def state_at(model, steps: list, position: int) -> State:
 
 
 def replay_json(model, steps: list) -> dict:
-    """Steps and start state with node and edge *indices*, for the browser (which folds them the same way)."""
+    """Steps and start state with node and edge *indices*, for the browser (which folds them the same way).
+
+    A gradient of more than a few numbers comes with its heatmap: ``[index, text, h]``, ``h`` indexing
+    ``heats`` (each :func:`heat.heat_of` dict once: a gradient passed on unchanged, or the same every step, is
+    sent once), an edge's at the size of an edge label's, a ``.grad``'s at a node's. The steps are bounded
+    (:data:`MAX_STEPS`, or the node budget) and so are the heatmaps (at most 96 cells each)."""
     def idx(key):
         node = model.node(key) if key is not None else None
         return node.index if node is not None else -1
+    heats: list = []
+    seen: dict = {}
+
+    def entry(i, text, grid, most):
+        if grid is None:
+            return [i, text]
+        h = seen.get((grid, most))
+        if h is None:
+            h = seen[grid, most] = len(heats)
+            heats.append(heat_of(grid, most))
+        return [i, text, h]
     grads, saved = _start(model, steps)
     out = []
     for s in steps:
         out.append({"kind": s.kind, "text": s.text, "full": s.full, "active": idx(s.active), "total": s.total, "reset": s.reset,
                     "pass": s.number,
-                    "edges": [[e.index, v] for e, v in s.edges], "locals": [[e.index, v] for e, v in s.locals],
-                    "grads": [[idx(k), a] for k, _, a in s.grads], "saved": [[idx(k), a] for k, _, a in s.saved]})
+                    "edges": [entry(e.index, v, g, LABEL_HEAT) for e, v, g in s.edges],
+                    "locals": [[e.index, v] for e, v in s.locals],
+                    "grads": [entry(idx(k), a, g, _HEAT) for k, _, a, g in s.grads],
+                    "saved": [[idx(k), a] for k, _, a in s.saved]})
     start = {"grads": [[idx(k), v] for k, v in grads.items()], "saved": [[idx(k), v] for k, v in saved.items()]}
-    return {"steps": out, "start": start}
+    return {"steps": out, "start": start, "heats": heats}

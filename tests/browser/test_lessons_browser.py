@@ -195,8 +195,9 @@ LESSON_6 = Path(__file__).parents[2] / "notebooks" / "06_training_a_tiny_network
 
 def test_lesson_6_draws_large_gradients_as_heatmaps_with_their_shape(lab, lab_page):
     """Lesson 6's MLP step replayed to where model.0.weight gets its gradient: its gradient row says
-    ``grad (16, 2)``, the edge's label is ``(16, 2)`` beside a small heatmap of the gradient that flowed (its
-    numbers in the tooltip), and no label is a cut list (``[…, …``)."""
+    ``grad (16, 2)`` over the heatmap of this pass's gradient (hidden the step before, when .grad is None),
+    the edge's label is ``(16, 2)`` beside a small heatmap of the gradient that flowed (its numbers in the
+    tooltip), and no label is a cut list (``[…, …``)."""
     page = lab_page
     shutil.copy(LESSON_6, lab.root / LESSON_6.name)
     lab.run_all(page, LESSON_6.name)
@@ -213,10 +214,18 @@ def test_lesson_6_draws_large_gradients_as_heatmaps_with_their_shape(lab, lab_pa
             break
     weight = widget.locator(".agt-node.agt-leaf").filter(has=page.locator(".agt-label", has_text="model.0.weight"))
     assert weight.locator(".agt-grad").text_content() == "grad (16, 2)"
-    # the heatmap under the row is of the weight's .grad now, after 300 training steps: not this pass's, so the
-    # replay hides it (the note says the leaves' .grad changed since)
-    assert weight.locator(".agt-gheat").get_attribute("visibility") == "hidden"
+    # the heatmap under the row is this pass's gradient, sent with the step (the drawing's own is the weight's
+    # .grad now, after 300 training steps: the note says the leaves' .grad changed since)
+    gheat = weight.locator(".agt-gheat")
+    assert gheat.get_attribute("visibility") == "visible"
+    cells = "(g) => [...g.querySelectorAll('path')].map((p) => p.getAttribute('fill') + p.getAttribute('d')).join('|')"
+    drawn = gheat.evaluate(cells)
     assert "changed since" in widget.locator(".agt-note").inner_text()
+    page.keyboard.press("ArrowLeft")  # before that step: model.0.weight.grad is None, no heatmap
+    page.wait_for_function("(r) => !r.dataset.gliding", arg=widget.element_handle())
+    assert gheat.get_attribute("visibility") == "hidden"
+    page.keyboard.press("ArrowRight")
+    assert gheat.get_attribute("visibility") == "visible" and gheat.evaluate(cells) == drawn and "|" in drawn
     labels = [t.strip() for t in widget.locator(".agt-elabel").all_text_contents() if t.strip()]
     assert "(16, 2)" in labels and not [t for t in labels if "…" in t], labels
     shown = widget.locator(".agt-lheat[visibility=visible]")

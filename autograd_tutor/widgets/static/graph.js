@@ -138,20 +138,25 @@ function edgeMarkup(e, i) {
 }
 
 // ---------------------------------------------------------------- replay state (same fold as viz/replay.py)
+// A gradient of many numbers comes with its heatmap: [i, text, h], h indexing replay.heats (eheats, gheats).
 function stateAt(replay, pos) {
-  const grads = new Map(replay.start.grads), saved = new Map(replay.start.saved);
-  let edges = new Map(), locals = new Map(), step = null;
+  const grads = new Map(replay.start.grads), saved = new Map(replay.start.saved), gheats = new Map();
+  let edges = new Map(), locals = new Map(), eheats = new Map(), step = null;
+  const take = (values, heats, [i, v, h]) => {
+    values.set(i, v);
+    if (h === undefined) heats.delete(i); else heats.set(i, replay.heats[h]);
+  };
   for (let k = 0; k < pos && k < replay.steps.length; k++) {
     step = replay.steps[k];
-    if (step.reset) { edges = new Map(); locals = new Map(); }
-    for (const [i, v] of step.edges) edges.set(i, v);
+    if (step.reset) { edges = new Map(); locals = new Map(); eheats = new Map(); }
+    for (const e of step.edges) take(edges, eheats, e);
     for (const [i, v] of step.locals) locals.set(i, v);
-    for (const [i, v] of step.grads) grads.set(i, v);
+    for (const g of step.grads) take(grads, gheats, g);
     for (const [i, v] of step.saved) saved.set(i, v);
   }
   const active = pos > 0 && step ? step.active : -1;
   const current = new Set(pos > 0 && step ? step.edges.map(([i]) => i) : []);
-  return { grads, saved, edges, locals, step: pos > 0 ? step : null, active, current };
+  return { grads, saved, edges, locals, eheats, gheats, step: pos > 0 ? step : null, active, current };
 }
 
 function describe(n, grad, state) {
@@ -287,7 +292,7 @@ function render({ model, el: host }) {
   let nodeEls = new Map();           // index -> {g, grad, word, title, painted} for nodes in the DOM
   let edgeEls = new Map();           // index -> {path, label, painted}
   let rows = [];
-  let replay = { steps: [], start: { grads: [], saved: [] } };
+  let replay = { steps: [], start: { grads: [], saved: [] }, heats: [] };
   let position = 0, timer = null, st = stateAt(replay, 0);
   let view = null, userView = false, detailed = true, cullQueued = false;
   let lastPosition = 0, shownRowActive = -1, rowPainted = [], glide = null;
@@ -303,7 +308,8 @@ function render({ model, el: host }) {
 
   function paintNode(i, rec) {
     const n = graph.nodes[i], grad = gradOf(i), state = savedOf(i), active = st.active === i;
-    const key = `${grad}|${state}|${active}`;
+    const heat = gradHeat(n, grad, st.gheats.get(i));
+    const key = `${grad}|${state}|${active}|${heat ? heat.cells : ""}`;
     if (rec.painted === key) return;
     rec.painted = key;
     if (rec.grad) {
@@ -311,7 +317,11 @@ function render({ model, el: host }) {
       rec.grad.classList.toggle("agt-none", grad === "None");
       if (grad !== "None" && grad !== n.grad) squeeze(rec.grad, n.room);
     }
-    if (rec.gheat) rec.gheat.setAttribute("visibility", grad === n.grad ? "visible" : "hidden");  // its own only
+    if (rec.gheat) {
+      if (heat && rec.gheatShown !== heat) rec.gheat.innerHTML = heatMarkup(heat);
+      if (heat) rec.gheatShown = heat;
+      rec.gheat.setAttribute("visibility", heat ? "visible" : "hidden");
+    }
     if (rec.word) rec.word.textContent = state === "freed" ? "freed:" : state === "kept" ? "kept:" : "saved:";
     rec.g.classList.toggle("agt-freed", state === "freed");
     rec.g.classList.toggle("agt-kept", state === "kept");
@@ -319,10 +329,22 @@ function render({ model, el: host }) {
     rec.title.textContent = describe(n, grad, state);
   }
 
+  // The heatmap drawn for a gradient: the replay step's (the box or label kept room for one of the value's
+  // shape: the node's own heatmap, the edge's source's), else the drawing's own while its text is shown.
+  function gradHeat(n, grad, heat) {
+    if (!n.gheat) return null;
+    return heat && heat.w === n.gheat.w && heat.h === n.gheat.h ? heat : grad === n.grad ? n.gheat : null;
+  }
+
+  function labelHeat(e, v, heat) {
+    if (heat && (e.heat || graph.nodes[e.src].heat)) return heat;
+    return e.heat && v === e.grad ? e.heat : null;
+  }
+
   function paintEdge(i, rec) {
     const e = graph.edges[i], v = st.edges.get(i) || "", current = st.current.has(i);
-    const local = st.locals.get(i) || "";
-    const key = `${v}|${current}|${local}`;
+    const local = st.locals.get(i) || "", heat = labelHeat(e, v, st.eheats.get(i));
+    const key = `${v}|${current}|${local}|${heat ? heat.cells : ""}`;
     if (rec.painted === key) return;
     rec.painted = key;
     rec.path.classList.toggle("agt-flow", v !== "");
@@ -339,25 +361,29 @@ function render({ model, el: host }) {
     if (rec.label) {
       rec.label.textContent = shapeOf(v);
       rec.label.classList.toggle("agt-current", current);
-      if (e.heat) requestAnimationFrame(() => placeLabelHeat(i, rec, v === e.grad));
+      if (heat || rec.heat) requestAnimationFrame(() => placeLabelHeat(i, rec, heat, v));
     }
   }
 
-  function placeLabelHeat(i, rec, shown) {
+  function placeLabelHeat(i, rec, heat, v) {
     // A gradient of many numbers: its shape, and beside it a small heatmap of the edge's gradient (as
     // viz/svg.py), the pair centred where the layout kept room; its numbers in the heatmap's tooltip.
     const e = graph.edges[i];
-    if (!rec.heat) {
-      rec.heat = document.createElementNS(SVGNS, "g");
-      rec.heat.setAttribute("class", "agt-lheat");
-      rec.heat.innerHTML = heatMarkup(e.heat) + `<title>gradient ${esc(shapeOf(e.grad))}: ${esc(e.numbers)}</title>`;
-      gLabels.append(rec.heat);
+    if (heat && rec.heatShown !== heat) {
+      if (!rec.heat) {
+        rec.heat = document.createElementNS(SVGNS, "g");
+        rec.heat.setAttribute("class", "agt-lheat");
+        gLabels.append(rec.heat);
+      }
+      rec.heat.innerHTML = heatMarkup(heat) +
+        `<title>gradient ${esc(shapeOf(v))}: ${esc(v === e.grad ? e.numbers : v.slice(v.indexOf(" [") + 1))}</title>`;
+      rec.heatShown = heat;
     }
-    rec.heat.setAttribute("visibility", shown ? "visible" : "hidden");
+    rec.heat.setAttribute("visibility", heat ? "visible" : "hidden");
     const tw = rec.label.isConnected ? rec.label.getComputedTextLength() : 0;
-    const half = shown ? (e.heat.w + 4) / 2 : 0;
+    const half = heat ? (heat.w + 4) / 2 : 0;
     rec.label.setAttribute("x", e.lx - half);
-    rec.heat.setAttribute("transform", `translate(${e.lx - half + tw / 2 + 4},${e.ly + 2 - e.heat.h})`);
+    if (heat) rec.heat.setAttribute("transform", `translate(${e.lx - half + tw / 2 + 4},${e.ly + 2 - heat.h})`);
   }
 
   function paintRow(i) {
@@ -881,6 +907,7 @@ function render({ model, el: host }) {
   function loadReplay() {
     const r = JSON.parse(model.get("replay_json") || "{}");
     replay = r.steps ? r : { steps: [], start: { grads: [], saved: [] } };
+    replay.heats = replay.heats || [];
     note.textContent = r.note || "";
     position = Math.min(model.get("step") || 0, replay.steps.length);
     st = stateAt(replay, position);
