@@ -479,6 +479,8 @@ def unbroadcast(grad: np.ndarray, shape: tuple) -> np.ndarray:
     (array([2., 2., 2.]), [[3.0], [3.0]])
     """
     extra = grad.ndim - len(shape)
+    if extra == 1 and grad.shape[1:] == shape and math.prod(shape) != 1:  # a batch summed (a bias's gradient)
+        return torch_sum(grad, (0,), False)
     stretched = [extra + i for i, n in enumerate(shape) if n == 1 and grad.shape[extra + i] != 1]
     axes = tuple(range(extra)) + tuple(stretched)
     if axes:  # torch's sum_to: one sum over those axes (keepdim), in torch's order where it is known

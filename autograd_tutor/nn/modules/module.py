@@ -95,12 +95,16 @@ class Module:
             ModuleLeft.emit(id(self), next(_ids))
 
     def _call(self, args: tuple, kwargs: dict):
-        for hook in tuple(self.__dict__.get("_forward_pre_hooks", {}).values()):
+        state = self.__dict__
+        pre, post = state.get("_forward_pre_hooks"), state.get("_forward_hooks")
+        if not (pre or post):  # the common case, as torch tests it first: forward alone
+            return self.forward(*args, **kwargs)
+        for hook in tuple(pre.values()) if pre else ():
             result = hook(self, args)
             if result is not None:
                 args = result if isinstance(result, tuple) else (result,)
         out = self.forward(*args, **kwargs)
-        for hook in tuple(self.__dict__.get("_forward_hooks", {}).values()):
+        for hook in tuple(state.get("_forward_hooks", {}).values()):
             result = hook(self, args, out)
             if result is not None:
                 out = result
