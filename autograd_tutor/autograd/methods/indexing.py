@@ -178,7 +178,9 @@ def _view_and_rest(t: Tensor, key: tuple, single_slice: bool) -> tuple:
             size = out._data.shape[dim]
             if not -size <= index < size:  # torch names the index's position in the key as its dimension
                 raise IndexError(f"index {index} is out of bounds for dimension {i} with size {size}")
-            out = shown(SelectBackward0.apply(out, dim=dim, key=index % size), index=index)
+            out = SelectBackward0.apply(out, dim=dim, key=index % size)
+            if index < 0:  # torch shows the index as written (the node keeps it counted from 0)
+                shown(out, index=index)
         else:
             raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
                              f"valid indices (got {type(k).__name__})")

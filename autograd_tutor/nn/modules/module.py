@@ -209,10 +209,11 @@ class Module:
 
     def __getattr__(self, name: str):
         # Only called when normal lookup fails: registered parameters, buffers and children live in dicts.
-        for registry in ("_parameters", "_buffers", "_modules"):
-            found = self.__dict__.get(registry)
-            if found is not None and name in found:
-                return found[name]
+        state = self.__dict__
+        if "_modules" in state:  # (the last one __init__ makes: before it, and while unpickling, nothing is found)
+            for found in (state["_parameters"], state["_buffers"], state["_modules"]):
+                if name in found:
+                    return found[name]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __delattr__(self, name: str) -> None:
