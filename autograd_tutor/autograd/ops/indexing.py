@@ -30,8 +30,9 @@ class SliceBackward0(Function):
 
     @staticmethod
     def forward(ctx, x, dim, key):
-        _save_key(ctx, dim, key, x._data.shape)
-        ctx.self_sym_sizes = x._data.shape
+        if ctx.needs_input_grad:  # a recorded node
+            _save_key(ctx, dim, key, x._data.shape)
+            ctx.self_sym_sizes = x._data.shape
         return x._data[(slice(None),) * dim + (key, Ellipsis)]  # the Ellipsis keeps x[i] a (0-dim) view
 
     @staticmethod
