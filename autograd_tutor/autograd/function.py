@@ -423,7 +423,8 @@ def _fresh(inputs) -> None:
     new ``grad_fn`` before it is recorded (``Tensor._fresh``)."""
     if grad_mode._grad_enabled[0]:
         for t in inputs:
-            t._fresh()
+            if t._base is not None:  # (only a view can be stale)
+                t._fresh()
 
 
 def _viewing(out, a, origin) -> None:
