@@ -62,7 +62,8 @@ def matmul(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None) -> np.n
     order is known (``in_torch_order``), else NumPy's. Each sum starts from 0, or from the bias where MKL starts
     from it: when ``b`` is row-major (for one column and many rows: when ``a`` is column-major); else the bias is
     added last."""
-    if not in_torch_order(a, b):
+    rows, terms = a.shape
+    if rows > 1 and terms > SHORT or not in_torch_order(a, b):  # (the first test: a layer's usual product, quickly)
         return a.dot(b) if bias is None else a.dot(b) + bias
     # an operand neither row- nor column-major (an expanded gradient, a strided view) is copied first, row-major
     a, b = (m if _row_major(m) or _column_major(m) else np.ascontiguousarray(m) for m in (a, b))

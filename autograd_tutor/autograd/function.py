@@ -426,7 +426,8 @@ def _fresh(inputs) -> None:
     new ``grad_fn`` before it is recorded (``Tensor._fresh``)."""
     if grad_mode._grad_enabled[0]:
         for t in inputs:
-            t._fresh()
+            if t._base is not None:  # (only a view can be stale)
+                t._fresh()
 
 
 def _viewing(out, a, origin) -> None:
@@ -482,6 +483,8 @@ def unbroadcast(grad: np.ndarray, shape: tuple) -> np.ndarray:
     (array([2., 2., 2.]), [[3.0], [3.0]])
     """
     extra = grad.ndim - len(shape)
+    if extra == 1 and grad.shape[1:] == shape and math.prod(shape) != 1:  # a batch summed (a bias's gradient)
+        return torch_sum(grad, (0,), False)
     stretched = [extra + i for i, n in enumerate(shape) if n == 1 and grad.shape[extra + i] != 1]
     axes = tuple(range(extra)) + tuple(stretched)
     if axes:  # torch's sum_to: one sum over those axes (keepdim), in torch's order where it is known

@@ -134,6 +134,8 @@ def _index(t: Tensor, key: tuple, single_slice: bool = False) -> Tensor:
             return IndexBackward0.apply(t, key=(arr,), index_tensors=(Tensor._make(arr),))
         except IndexError as exc:
             raise IndexError(str(exc).replace(" axis ", " dimension ")) from None
+    if single_slice and t._data.ndim:  # x[a:b], the common slice: one node on dim 0, nothing to parse
+        return _slice(t, 0, key[0], True)
     out, advanced = _view_and_rest(t, key, single_slice)
     if advanced:
         key, saved = _index_key(out, advanced)
@@ -186,27 +188,35 @@ def _view_and_rest(t: Tensor, key: tuple, single_slice: bool) -> tuple:
         elif k is Ellipsis:
             dim += t.ndim - used
         elif isinstance(k, slice):
-            if not all(b is None or type(b) is int for b in (k.start, k.stop, k.step)):  # data[i:i + 8], i a tensor
-                k = slice(*(None if b is None else operator.index(b) for b in (k.start, k.stop, k.step)))
-            size = out.shape[dim]
-            start, stop, step = k.indices(size)
-            if step <= 0:
-                raise ValueError("step must be greater than zero")
-            # torch skips a slice that keeps the whole dim, judged by its written start (x[-3:] is a slice)
-            if single_slice or not (k.start in (None, 0) and step == 1 and stop == size):
-                out = shown(SliceBackward0.apply(out, dim=dim, key=slice(start, max(start, stop), step)),
-                            start=k.start or 0, end=2 ** 63 - 1 if k.stop is None else k.stop, step=step)
+            out = _slice(out, dim, k, single_slice)
             dim += 1
         elif type(k) is int or isinstance(k, (numbers.Integral, Tensor)):
             index = int(k)
             size = out._data.shape[dim]
             if not -size <= index < size:  # torch names the index's position in the key as its dimension
                 raise IndexError(f"index {index} is out of bounds for dimension {i} with size {size}")
-            out = shown(SelectBackward0.apply(out, dim=dim, key=index % size), index=index)
+            out = SelectBackward0.apply(out, dim=dim, key=index % size)
+            if index < 0:  # torch shows the index as written (the node keeps it counted from 0)
+                shown(out, index=index)
         else:
             raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
                              f"valid indices (got {type(k).__name__})")
     return out, advanced
+
+
+def _slice(t: Tensor, dim: int, k: slice, always: bool) -> Tensor:
+    """``t`` sliced by ``k`` along ``dim``: a SliceBackward0, or ``t`` itself for a slice that keeps the whole dim,
+    judged by its written start (``x[-3:]`` is a slice), unless ``always`` (a lone ``x[:]`` is one too)."""
+    if not all(b is None or type(b) is int for b in (k.start, k.stop, k.step)):  # data[i:i + 8], i a tensor
+        k = slice(*(None if b is None else operator.index(b) for b in (k.start, k.stop, k.step)))
+    size = t._data.shape[dim]
+    start, stop, step = k.indices(size)
+    if step <= 0:
+        raise ValueError("step must be greater than zero")
+    if not always and k.start in (None, 0) and step == 1 and stop == size:
+        return t
+    return shown(SliceBackward0.apply(t, dim=dim, key=slice(start, max(start, stop), step)),
+                 start=k.start or 0, end=2 ** 63 - 1 if k.stop is None else k.stop, step=step)
 
 
 def _index_key(t: Tensor, key: list) -> tuple:

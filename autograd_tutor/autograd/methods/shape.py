@@ -328,9 +328,10 @@ class ShapeMethods:
         return self.transpose(-2, -1)
 
     def t(self):
-        if self.ndim > 2:
-            raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {self.ndim}D")
-        if self.ndim < 2:
+        n = self._data.ndim
+        if n > 2:
+            raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {n}D")
+        if n < 2:
             return TBackward0.apply(self, dim0=0, dim1=0)
         return TBackward0.apply(self, dim0=0, dim1=1)
 

@@ -30,8 +30,9 @@ class SliceBackward0(Function):
 
     @staticmethod
     def forward(ctx, x, dim, key):
-        _save_key(ctx, dim, key, x._data.shape)
-        ctx.save(self_sym_sizes=x._data.shape)
+        if ctx.needs_input_grad:  # a recorded node
+            _save_key(ctx, dim, key, x._data.shape)
+            ctx.self_sym_sizes = x._data.shape
         return x._data[(slice(None),) * dim + (key, Ellipsis)]  # the Ellipsis keeps x[i] a (0-dim) view
 
     @staticmethod
@@ -45,12 +46,11 @@ class SliceBackward0(Function):
 
 def _save_key(ctx, dim: int, key, shape: tuple) -> None:
     """Keep a slice's or select's ``key`` for backward, and save what torch shows: start, end and step, or index."""
-    ctx._key = key
+    ctx._key, ctx.dim = key, dim  # (plain values: attributes, as ``ctx.save`` would keep them)
     if type(key) is slice:
-        start, end, step = key.indices(shape[dim])
-        ctx.save(dim=dim, start=start, end=end, step=step)
+        ctx.start, ctx.end, ctx.step = key.indices(shape[dim])
     else:
-        ctx.save(dim=dim, index=key)
+        ctx.index = key
 
 
 class SelectBackward0(SliceBackward0):

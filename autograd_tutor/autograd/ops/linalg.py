@@ -168,6 +168,7 @@ class AddmmBackward0(Function):
     """Z = beta * bias + alpha * (A @ B) (bias broadcast over rows);  dbias = beta * G (summed to its shape),
     dA = alpha * G @ B.T,  dB = alpha * A.T @ G.  ``nn.Linear`` on a batch is ``addmm(b, x, W.t())``."""
     saved_names = ("mat1", "mat2")
+    saves_for = (("mat1", 1, 2), ("mat2", 2, 1))  # A for dB, B for dA
 
     @staticmethod
     def forward(ctx, bias, mat1, mat2, beta=1, alpha=1):
@@ -179,12 +180,14 @@ class AddmmBackward0(Function):
         if a.shape[1] != b.shape[0]:
             raise _mm_shapes_error(a, b)
         shape = (a.shape[0], b.shape[1])
-        if c.ndim > 2 or any(n not in (1, m) for n, m in zip(reversed(c.shape), reversed(shape))):
+        if c.shape != shape[1:] and (c.ndim > 2 or any(n not in (1, m) for n, m in zip(reversed(c.shape),
+                                                                                      reversed(shape)))):
             Tensor._make(c).expand(*shape)  # raises torch's expand error
-        _, need_a, need_b = ctx.needs_input_grad or (False, False, False)
-        ctx.save(mat1=mat1 if need_b else None, mat2=mat2 if need_a else None, alpha=alpha, beta=beta,
-                 mat1_sym_sizes=a.shape, mat1_sym_strides=_strides(a) if need_a else (),
-                 mat2_sym_sizes=b.shape, mat2_sym_strides=_strides(b) if need_b else ())
+        needs = ctx.needs_input_grad
+        if needs:  # a recorded node: the layouts pick the backward formula (``saves_for`` keeps A and B)
+            ctx.alpha, ctx.beta, ctx.mat1_sym_sizes, ctx.mat2_sym_sizes = alpha, beta, a.shape, b.shape
+            ctx.mat1_sym_strides = _strides(a) if needs[1] else ()
+            ctx.mat2_sym_strides = _strides(b) if needs[2] else ()
         if alpha == 1 and beta == 1:
             return blas.matmul(a, b, c)  # the bias added where torch's BLAS adds it
         product = _mm(a, b)

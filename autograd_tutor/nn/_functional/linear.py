@@ -24,8 +24,9 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     >>> linear(torch.tensor([1., 2.]), torch.tensor([[1., 1.], [0., 3.]]), torch.tensor([0.5, 0.]))
     tensor([3.5000, 6.0000])
     """
-    if input.dim() == 0 or weight.dim() == 0:
-        raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are {input.dim()}D and "
+    dims = input._data.ndim
+    if dims == 0 or weight._data.ndim == 0:
+        raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are {dims}D and "
                            f"{weight.dim()}D")
     if bias is None:
         if input._data.dtype != weight._data.dtype:  # (``dtype.name`` is slow in NumPy: read only for the error)
@@ -33,9 +34,9 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
             raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {CPP_NAMES.get(a, a)} != "
                                f"{CPP_NAMES.get(b, b)}")
         return input.matmul(weight.t())
-    if input.dim() == 2:
+    if dims == 2:
         return AddmmBackward0.apply(bias, input, weight.t())
-    if input.is_contiguous() and (input.dim() == 3 or bias.dim() == 1):  # fold the batch into rows, as torch does
+    if input.is_contiguous() and (dims == 3 or bias.dim() == 1):  # fold the batch into rows, as torch does
         out = AddmmBackward0.apply(bias, input.view(-1, input.shape[-1]), weight.t())
         return out.view(*input.shape[:-1], out.shape[-1])
     return input.matmul(weight.t()) + bias

@@ -95,12 +95,16 @@ class Module:
             ModuleLeft.emit(id(self), next(_ids))
 
     def _call(self, args: tuple, kwargs: dict):
-        for hook in tuple(self.__dict__.get("_forward_pre_hooks", {}).values()):
+        state = self.__dict__
+        pre, post = state.get("_forward_pre_hooks"), state.get("_forward_hooks")
+        if not (pre or post):  # the common case, as torch tests it first: forward alone
+            return self.forward(*args, **kwargs)
+        for hook in tuple(pre.values()) if pre else ():
             result = hook(self, args)
             if result is not None:
                 args = result if isinstance(result, tuple) else (result,)
         out = self.forward(*args, **kwargs)
-        for hook in tuple(self.__dict__.get("_forward_hooks", {}).values()):
+        for hook in tuple(state.get("_forward_hooks", {}).values()):
             result = hook(self, args, out)
             if result is not None:
                 out = result
@@ -205,10 +209,11 @@ class Module:
 
     def __getattr__(self, name: str):
         # Only called when normal lookup fails: registered parameters, buffers and children live in dicts.
-        for registry in ("_parameters", "_buffers", "_modules"):
-            found = self.__dict__.get(registry)
-            if found is not None and name in found:
-                return found[name]
+        state = self.__dict__
+        if "_modules" in state:  # (the last one __init__ makes: before it, and while unpickling, nothing is found)
+            for found in (state["_parameters"], state["_buffers"], state["_modules"]):
+                if name in found:
+                    return found[name]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __delattr__(self, name: str) -> None:
