@@ -610,12 +610,10 @@ def _separation(g: _Graph, a: int, b: int) -> float:
 
 def _place_y(g: _Graph, passes: int) -> None:
     """Each vertex's y: stacked in rank order, then moved towards its neighbours rank by rank, down and up."""
+    shifts = [_stacked(g, lst) for lst in g.order]  # (the same at every pass: computed once)
     y = g.y = [0.0] * len(g.rank)
-    for lst in g.order:
-        at = 0.0
-        for i, v in enumerate(lst):
-            if i:
-                at += _separation(g, lst[i - 1], v)
+    for lst, shift in zip(g.order, shifts):
+        for v, at in zip(lst, shift):
             y[v] = at
     weight = []
     for a, b in zip(g.seg_a, g.seg_b):
@@ -638,7 +636,7 @@ def _place_y(g: _Graph, passes: int) -> None:
                     tw += weight[k]
                 want.append(total / tw if tw else y[v])
                 wts.append(tw or 0.01)
-            for v, value in zip(lst, _isotonic(g, lst, want, wts)):
+            for v, value in zip(lst, _isotonic(want, wts, shifts[r])):
                 y[v] = value
 
 
@@ -650,12 +648,17 @@ def _to_margin(g: _Graph) -> None:
         y[v] += MARGIN - low
 
 
-def _isotonic(g: _Graph, lst: list, want: list, wts: list) -> list:
-    """The y values closest to ``want`` (weighted least squares) that keep ``lst``'s order and spacing:
-    pool adjacent violators on y minus the spacing accumulated from the top."""
+def _stacked(g: _Graph, lst: list) -> list:
+    """The y of each vertex of a rank stacked from 0 in order, each its separation below the one before."""
     shift = [0.0]
-    for i in range(1, len(lst)):
-        shift.append(shift[-1] + _separation(g, lst[i - 1], lst[i]))
+    for a, b in zip(lst, lst[1:]):
+        shift.append(shift[-1] + _separation(g, a, b))
+    return shift
+
+
+def _isotonic(want: list, wts: list, shift: list) -> list:
+    """The y values closest to ``want`` (weighted least squares) that keep a rank's order and spacing (``shift``,
+    from :func:`_stacked`): pool adjacent violators on y minus the spacing accumulated from the top."""
     blocks = []  # [mean, weight, count]
     for w, s, wt in zip(want, shift, wts):
         blocks.append([w - s, wt, 1])
