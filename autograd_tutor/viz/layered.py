@@ -619,6 +619,10 @@ def _place_y(g: _Graph, passes: int) -> None:
     for a, b in zip(g.seg_a, g.seg_b):
         dummies = (a >= g.n) + (b >= g.n)
         weight.append((1, 2, 8)[dummies])
+    # what pulls each vertex, read once: (weight, neighbour, + offset, - offset) of its segments up, then down
+    pulls = [[(weight[k], g.seg_a[k], g.seg_out[k], g.seg_in[k]) for k in g.up[v]]
+             + [(weight[k], g.seg_b[k], g.seg_in[k], g.seg_out[k]) for k in g.down[v]] for v in range(len(y))]
+    pulled = [float(sum(w for w, _, _, _ in p)) for p in pulls]
     ranks = len(g.order)
     for it in range(passes):
         for r in (range(ranks) if it % 2 == 0 else range(ranks - 1, -1, -1)):
@@ -627,13 +631,10 @@ def _place_y(g: _Graph, passes: int) -> None:
                 continue
             want, wts = [], []
             for v in lst:
-                total = tw = 0.0
-                for k in g.up[v]:
-                    total += weight[k] * (y[g.seg_a[k]] + g.seg_out[k] - g.seg_in[k])
-                    tw += weight[k]
-                for k in g.down[v]:
-                    total += weight[k] * (y[g.seg_b[k]] + g.seg_in[k] - g.seg_out[k])
-                    tw += weight[k]
+                total = 0.0
+                for w, u, plus, minus in pulls[v]:
+                    total += w * (y[u] + plus - minus)
+                tw = pulled[v]
                 want.append(total / tw if tw else y[v])
                 wts.append(tw or 0.01)
             for v, value in zip(lst, _isotonic(want, wts, shifts[r])):
