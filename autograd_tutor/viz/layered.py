@@ -405,6 +405,10 @@ def _pairs(upper: list, lower: list) -> int:
     return sum(1 for x in upper for y in lower if x > y) if upper and lower else 0
 
 
+#: Up to this many segments between two ranks, their crossings are counted pair by pair.
+_FEW = 12
+
+
 def _crossings(g: _Graph, ranks: Optional[set] = None) -> int:
     """Crossings between all neighbouring ranks (inversions, counted with a Fenwick tree); with ``ranks``, only
     those of the segments leaving these ranks."""
@@ -415,6 +419,10 @@ def _crossings(g: _Graph, ranks: Optional[set] = None) -> int:
             by_rank.setdefault(g.rank[a], []).append((pos[a], pos[g.seg_b[k]] + g.frac[k]))
     total = 0
     for segs in by_rank.values():
+        if len(segs) <= _FEW:  # few segments: count the crossing pairs directly (the tree costs more)
+            total += sum([(a < c and b > d) or (a > c and b < d) for i, (a, b) in enumerate(segs)
+                          for c, d in segs[i + 1:]])
+            continue
         segs.sort()
         values = sorted(set(b for _, b in segs))
         tree = [0] * (len(values) + 1)
@@ -660,6 +668,8 @@ def _stacked(g: _Graph, lst: list) -> list:
 def _isotonic(want: list, wts: list, shift: list) -> list:
     """The y values closest to ``want`` (weighted least squares) that keep a rank's order and spacing (``shift``,
     from :func:`_stacked`): pool adjacent violators on y minus the spacing accumulated from the top."""
+    if len(want) == 1:  # (a rank of one: where it wants to be)
+        return want
     blocks = []  # [mean, weight, count]
     for w, s, wt in zip(want, shift, wts):
         blocks.append([w - s, wt, 1])
