@@ -31,18 +31,13 @@ _FLOATS = (np.float16, np.float32, np.float64)
 
 def number(x) -> str:
     """One number in at most 4 significant digits; integers and booleans as they are."""
-    if type(x) is float:
-        pass
-    elif isinstance(x, (bool, np.bool_)):
-        return str(bool(x))
-    elif isinstance(x, (int, np.integer)):
-        return str(int(x))
-    x = float(x)
-    if x != x:
-        return "nan"
-    if x == 0:
-        return "0"
-    return f"{x:.4g}"
+    if type(x) is not float:
+        if isinstance(x, (bool, np.bool_)):
+            return str(bool(x))
+        if isinstance(x, (int, np.integer)):
+            return str(int(x))
+        x = float(x)
+    return f"{x + 0.0:.4g}"  # (+ 0.0: -0.0 is 0; nan stays nan)
 
 
 class Value:
