@@ -31,18 +31,13 @@ _FLOATS = (np.float16, np.float32, np.float64)
 
 def number(x) -> str:
     """One number in at most 4 significant digits; integers and booleans as they are."""
-    if type(x) is float:
-        pass
-    elif isinstance(x, (bool, np.bool_)):
-        return str(bool(x))
-    elif isinstance(x, (int, np.integer)):
-        return str(int(x))
-    x = float(x)
-    if x != x:
-        return "nan"
-    if x == 0:
-        return "0"
-    return f"{x:.4g}"
+    if type(x) is not float:
+        if isinstance(x, (bool, np.bool_)):
+            return str(bool(x))
+        if isinstance(x, (int, np.integer)):
+            return str(int(x))
+        x = float(x)
+    return f"{x + 0.0:.4g}"  # (+ 0.0: -0.0 is 0; nan stays nan)
 
 
 class Value:
@@ -55,14 +50,14 @@ class Value:
     >>> v.text, v.grid[:2], len(v.grid[2])
     ('(100, 100) [1, 1, 1, …]', (6, 16), 96)
     """
-    __slots__ = ("shape", "head", "size", "grid", "_text")
+    __slots__ = ("shape", "head", "size", "grid", "_text", "_numbers")
 
     def __init__(self, shape: tuple, head: tuple, grid: Optional[tuple] = None) -> None:
         self.shape = tuple(shape)
         self.head = head
         self.size = math.prod(self.shape)
         self.grid = grid  # (rows, cols, samples row by row), see sample_grid
-        self._text = None
+        self._text = self._numbers = None
 
     @classmethod
     def of(cls, array) -> "Value":
@@ -89,9 +84,13 @@ class Value:
 
     @property
     def numbers(self) -> str:
-        """The exact numbers kept (all of a small array, the first ``NUMBERS`` of a larger one), for a tooltip."""
-        shown = ", ".join(number(v) for v in self.head)
-        return shown if len(self.head) == self.size else f"{shown}, … (the first {len(self.head)} of {self.size:,})"
+        """The exact numbers kept (all of a small array, the first ``NUMBERS`` of a larger one), for a tooltip
+        (made once: a replay's full sentences and its edge labels name the same gradients several times)."""
+        if self._numbers is None:
+            shown = ", ".join(map(number, self.head))
+            self._numbers = shown if len(self.head) == self.size else \
+                f"{shown}, … (the first {len(self.head)} of {self.size:,})"
+        return self._numbers
 
     def __eq__(self, other) -> bool:
         return (isinstance(other, Value) and self.shape == other.shape and self.head == other.head

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from typing import Optional
 
+import numpy as np
+
 __all__ = ["COLOURS", "heat_of", "heat_size", "heat_svg", "HEAT_W", "HEAT_H", "LABEL_HEAT", "GAP"]
 
 #: PuOr, 9 classes: from the most negative (purple) through white to the most positive (orange).
@@ -41,8 +43,12 @@ def heat_of(grid: Optional[tuple], most: tuple = (HEAT_W, HEAT_H)) -> Optional[d
     if grid is None:
         return None
     rows, cols, samples = grid
-    top = max((abs(v) for v in samples if v == v), default=0.0) or 1.0
-    cells = "".join("4" if v != v else str(min(8, max(0, round(4 + 4 * v / top)))) for v in samples)
+    a = np.array(samples, dtype=float)
+    known = a == a  # NaN is drawn as zero
+    top = (float(np.abs(a[known]).max()) if known.any() else 0.0) or 1.0
+    levels = np.clip(np.rint(4 + 4 * a / top), 0, 8)  # rint: to the even level at a half, as round() does
+    levels[~known | np.isnan(levels)] = 4  # (an infinity among the samples makes the others 4 too)
+    cells = (levels.astype(np.uint8) + ord("0")).tobytes().decode()
     w, h = heat_size(rows, cols, most)
     return {"rows": rows, "cols": cols, "cells": cells, "w": w, "h": h}
 

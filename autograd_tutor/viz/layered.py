@@ -405,6 +405,10 @@ def _pairs(upper: list, lower: list) -> int:
     return sum(1 for x in upper for y in lower if x > y) if upper and lower else 0
 
 
+#: Up to this many segments between two ranks, their crossings are counted pair by pair.
+_FEW = 12
+
+
 def _crossings(g: _Graph, ranks: Optional[set] = None) -> int:
     """Crossings between all neighbouring ranks (inversions, counted with a Fenwick tree); with ``ranks``, only
     those of the segments leaving these ranks."""
@@ -415,6 +419,10 @@ def _crossings(g: _Graph, ranks: Optional[set] = None) -> int:
             by_rank.setdefault(g.rank[a], []).append((pos[a], pos[g.seg_b[k]] + g.frac[k]))
     total = 0
     for segs in by_rank.values():
+        if len(segs) <= _FEW:  # few segments: count the crossing pairs directly (the tree costs more)
+            total += sum([(a < c and b > d) or (a > c and b < d) for i, (a, b) in enumerate(segs)
+                          for c, d in segs[i + 1:]])
+            continue
         segs.sort()
         values = sorted(set(b for _, b in segs))
         tree = [0] * (len(values) + 1)
@@ -610,17 +618,19 @@ def _separation(g: _Graph, a: int, b: int) -> float:
 
 def _place_y(g: _Graph, passes: int) -> None:
     """Each vertex's y: stacked in rank order, then moved towards its neighbours rank by rank, down and up."""
+    shifts = [_stacked(g, lst) for lst in g.order]  # (the same at every pass: computed once)
     y = g.y = [0.0] * len(g.rank)
-    for lst in g.order:
-        at = 0.0
-        for i, v in enumerate(lst):
-            if i:
-                at += _separation(g, lst[i - 1], v)
+    for lst, shift in zip(g.order, shifts):
+        for v, at in zip(lst, shift):
             y[v] = at
     weight = []
     for a, b in zip(g.seg_a, g.seg_b):
         dummies = (a >= g.n) + (b >= g.n)
         weight.append((1, 2, 8)[dummies])
+    # what pulls each vertex, read once: (weight, neighbour, + offset, - offset) of its segments up, then down
+    pulls = [[(weight[k], g.seg_a[k], g.seg_out[k], g.seg_in[k]) for k in g.up[v]]
+             + [(weight[k], g.seg_b[k], g.seg_in[k], g.seg_out[k]) for k in g.down[v]] for v in range(len(y))]
+    pulled = [float(sum(w for w, _, _, _ in p)) for p in pulls]
     ranks = len(g.order)
     for it in range(passes):
         for r in (range(ranks) if it % 2 == 0 else range(ranks - 1, -1, -1)):
@@ -629,16 +639,13 @@ def _place_y(g: _Graph, passes: int) -> None:
                 continue
             want, wts = [], []
             for v in lst:
-                total = tw = 0.0
-                for k in g.up[v]:
-                    total += weight[k] * (y[g.seg_a[k]] + g.seg_out[k] - g.seg_in[k])
-                    tw += weight[k]
-                for k in g.down[v]:
-                    total += weight[k] * (y[g.seg_b[k]] + g.seg_in[k] - g.seg_out[k])
-                    tw += weight[k]
+                total = 0.0
+                for w, u, plus, minus in pulls[v]:
+                    total += w * (y[u] + plus - minus)
+                tw = pulled[v]
                 want.append(total / tw if tw else y[v])
                 wts.append(tw or 0.01)
-            for v, value in zip(lst, _isotonic(g, lst, want, wts)):
+            for v, value in zip(lst, _isotonic(want, wts, shifts[r])):
                 y[v] = value
 
 
@@ -650,12 +657,19 @@ def _to_margin(g: _Graph) -> None:
         y[v] += MARGIN - low
 
 
-def _isotonic(g: _Graph, lst: list, want: list, wts: list) -> list:
-    """The y values closest to ``want`` (weighted least squares) that keep ``lst``'s order and spacing:
-    pool adjacent violators on y minus the spacing accumulated from the top."""
+def _stacked(g: _Graph, lst: list) -> list:
+    """The y of each vertex of a rank stacked from 0 in order, each its separation below the one before."""
     shift = [0.0]
-    for i in range(1, len(lst)):
-        shift.append(shift[-1] + _separation(g, lst[i - 1], lst[i]))
+    for a, b in zip(lst, lst[1:]):
+        shift.append(shift[-1] + _separation(g, a, b))
+    return shift
+
+
+def _isotonic(want: list, wts: list, shift: list) -> list:
+    """The y values closest to ``want`` (weighted least squares) that keep a rank's order and spacing (``shift``,
+    from :func:`_stacked`): pool adjacent violators on y minus the spacing accumulated from the top."""
+    if len(want) == 1:  # (a rank of one: where it wants to be)
+        return want
     blocks = []  # [mean, weight, count]
     for w, s, wt in zip(want, shift, wts):
         blocks.append([w - s, wt, 1])

@@ -151,6 +151,7 @@ class GraphModel(PassRecording):
         self._nodes: dict = {}       # key -> VizNode (visible ones)
         self._rep: dict = {}         # folded key -> visible key
         self._recent_copies = collections.deque()  # the ids of the last copies of a learned step (_count_copy)
+        self._copies_due = [(), (), 0]  # (keys, edges, copies) of a learned step not counted on them yet
         self._edge_keys: dict = {}   # (src, dst, position) -> VizEdge
         self._edge_at: dict = {}     # (dst, position) -> VizEdge
         self._acc: dict = {}         # AccumulateGrad node id -> leaf key
@@ -414,6 +415,7 @@ class GraphModel(PassRecording):
     def settle(self, passes: bool = True) -> None:
         """Apply the queued events and (unless ``passes=False``) the passes taken (:meth:`take_pass`); turn what
         the events left as arrays into :class:`Value`: the gradients on edges and nodes."""
+        self._put_copies()
         if self._queue:
             self._drain()
         while passes and self._deferred:
@@ -548,8 +550,9 @@ class GraphModel(PassRecording):
     def _count_copy(self, ids: tuple, onto: tuple, keys: list, edges: list) -> None:
         """One more copy of a learned step (see :meth:`PassRecording._repeat_step`): its graph nodes ``ids`` fold
         onto the step's keys ``onto`` (None, an id a pass did not name, folds nowhere), and what one copy counted
-        (``keys``, ``edges``) is counted again."""
-        rep, nodes, json = self._rep, self._nodes, self._json
+        (``keys``, ``edges``) is counted again, when the model is next read (:meth:`_put_copies`): a training
+        loop then adds one to a count per pass, not one to each node and edge of its step."""
+        rep = self._rep
         if len(rep) + len(ids) >= _REP_LIMIT:
             self._forget()
         rep.update(zip(ids, onto))
@@ -559,13 +562,27 @@ class GraphModel(PassRecording):
         if len(recent) > MAX_PASSES:  # that copy's pass is no longer kept (PassRecording._defer): nor its ids
             for i in recent.popleft():
                 rep.pop(i, None)
+        copies = self._copies_due
+        if copies[0] is not keys:  # (another step's copies: put those first)
+            self._put_copies()
+            copies = self._copies_due = [keys, edges, 0]
+        copies[2] += 1
+        self.version += 1
+
+    def _put_copies(self) -> None:
+        """Count the copies :meth:`_count_copy` took on the nodes and edges of their step."""
+        keys, edges, n = self._copies_due
+        if not n:
+            return
+        self._copies_due = [(), (), 0]
+        nodes, json = self._nodes, self._json
         for key in keys:
-            nodes[key].hidden += 1
+            nodes[key].hidden += n
             json.pop(key, None)  # its drawing is stale
         for edge in edges:
-            edge.count += 1
-        self.hidden += len(keys)
-        self.version += len(keys)
+            edge.count += n
+        self.hidden += n * len(keys)
+        self.version += 1
 
     def _repeat_op(self, e) -> None:
         """:meth:`_add_op` past the budget, where everything folds. An op whose shape (its name, and the kind
