@@ -12,6 +12,7 @@ Screenshots: ``tests/browser/artifacts/predict-*.png``, ``exercise-*.png``.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 
 import pytest
@@ -156,7 +157,7 @@ STEPS = {"01_computation_graph.ipynb": (1, 2), "02_leaf_and_non_leaf.ipynb": (1,
          "03_backward_and_chain_rule.ipynb": (1, 1), "04_retain_grad_and_retain_graph.ipynb": (3, 1),
          "05_hooks_and_events.ipynb": (2, 2), "06_training_a_tiny_network.ipynb": (1, 1),
          "07_a_small_cnn.ipynb": (1, 1), "08_reading_the_engine.ipynb": (1, 1),
-         "09_where_did_my_gradient_go.ipynb": (1, 0)}
+         "09_where_did_my_gradient_go.ipynb": (5, 0)}
 
 
 @pytest.mark.parametrize("lesson", list(STEPS))
@@ -283,32 +284,84 @@ def test_lesson_7_kernel_exercise_fixed_in_the_cell(lab, lab_page, front):
     assert _axe(page, ".agt-check") == []
 
 
-def test_lesson_9_prediction_by_mouse_reveals_the_cut(lab, lab_page):
+#: Lesson 9's predictions in order: (the candidates of its Predict, the ones the learner ticks, right?, what the
+#: reveal says the engine did, what the end of the replay under it says). Three are answered wrong, two right.
+LESSON_9_PREDICTIONS = [
+    ('{"w": w, "b": b, "h": h}', ("w", "b"), False,
+     "loss.backward() ran: w.grad = None, b.grad = 9, h.grad = None.", "b.grad = 9"),
+    ('{"w1": w1, "w2": w2}', ("w2",), True,
+     "loss.backward() ran: w1.grad = None, w2.grad = [-0.2964, 0.1571].", "w2.grad"),
+    ('{"w_forgot": w_forgot', ("w_frozen", "gain"), False,
+     "loss.backward() ran: w_forgot.grad = None, w_frozen.grad = None, gain.grad = 1.", "gain.grad = 1"),
+    ("Predict.who_gets_grad(loss, {\"w\": w, \"b\": b})", ("b",), True,
+     "loss.backward() ran: w.grad = None, b.grad = 3.", "b.grad = 3"),
+    ("Predict.who_gets_grad(loss, {\"w\": w, \"b\": b})", ("w", "b"), False,
+     "loss.backward() ran: w.grad = None, b.grad = -2.", "b.grad = -2"),
+]
+#: Lesson 9's exercise, fixed a line at a time: (the line replaced, its fix, what the check then says first)
+LESSON_9_FIXES = [("scale = torch.tensor(w.item())", "scale = w", "b still gets no gradient."),
+                  ("b.detach()", "b", "Every parameter gets a gradient: the step trains them all.")]
+
+
+def _tick(predict, names) -> None:
+    """Tick the choices named ``names`` (by mouse), then ask for the verdict."""
+    for name in names:
+        predict.locator("label.agt-quiz-choice").filter(has_text=re.compile(rf"^\s*{name}\s*$")).click()
+    predict.get_by_role("button", name="Check my prediction").click()
+
+
+@pytest.mark.parametrize("front", ["lab", "notebook"])
+def test_lesson_9_every_prediction_by_mouse_and_its_exercise_fixed_line_by_line(lab, lab_page, front):
+    """Each section of lesson 9 asks, before backward, who gets a .grad: its drawing marks the cut (no pass yet);
+    ticked by mouse, the prediction gets Python's verdict with what the engine did, and the drawing then replays
+    the pass to its end. The exercise's check names both parameters that get no gradient, then one once the first
+    line is fixed (typed in the cell, both cells run with Shift+Enter), then none."""
     page = lab_page
     ARTIFACTS.mkdir(exist_ok=True)
     shutil.copy(LESSONS / LESSON_9, lab.root / LESSON_9)
     _set_theme(lab, "light")
-    _run_all(lab, page, LESSON_9, "lab")
-    cell = _cell_with(page, "Predict.who_gets_grad(loss")
-    predict = cell.locator(".agt-predict")
-    predict.scroll_into_view_if_needed()
-    drawing = cell.locator(".agt-root")
-    _shows(drawing, "detached here")                                     # the cut is marked before backward
-    assert drawing.locator(".agt-pos").inner_text().endswith("/ 0")     # ... and there is no pass yet
-    for name in ("w", "b"):
-        predict.locator("label.agt-quiz-choice", has_text=name).click()
-    predict.get_by_role("button", name="Check my prediction").click()
-    verdict = predict.locator(".agt-quiz-feedback.is-wrong")
-    verdict.wait_for(timeout=20_000)
-    text = verdict.inner_text()
-    assert "loss.backward() ran: w.grad = None, b.grad = 9, h.grad = None." in text
-    assert "h.detach() cut it from the graph" in text
-    drawing.locator(".agt-pos").page.wait_for_function(
-        "el => /\\/ [1-9]/.test(el.textContent)", arg=drawing.locator(".agt-pos").element_handle())
-    drawing.focus()
-    page.keyboard.press("End")
-    assert "b.grad = 9" in drawing.locator(".agt-narration").inner_text()
-    cell.screenshot(path=str(ARTIFACTS / "predict-lab-light-lesson9-cut.png"))
+    _run_all(lab, page, LESSON_9, front)
+    cells = page.locator(".jp-CodeCell").filter(has=page.locator(".agt-predict"))
+    assert cells.count() == len(LESSON_9_PREDICTIONS)
+    for k, (asked, ticks, right, seen, end) in enumerate(LESSON_9_PREDICTIONS):
+        cell = cells.nth(k)
+        _shows(cell.locator(".jp-InputArea"), asked)                  # scrolled to it, the source it runs
+        predict, drawing = cell.locator(".agt-predict"), cell.locator(".agt-root")
+        _shows(drawing, "graph cut")                                   # the cut is marked before backward ...
+        assert drawing.locator(".agt-node.agt-cut").count() >= 1
+        assert drawing.locator(".agt-pos").inner_text().endswith("/ 0")  # ... and there is no pass yet
+        _tick(predict, ticks)
+        verdict = predict.locator(".agt-quiz-feedback.is-correct" if right else ".agt-quiz-feedback.is-wrong")
+        verdict.wait_for(timeout=20_000)
+        text = verdict.inner_text()
+        assert ("You predicted right." if right else "Not what the engine did.") in text
+        assert seen in text, text
+        page.wait_for_function("el => /\\/ [1-9]/.test(el.textContent)",
+                               arg=drawing.locator(".agt-pos").element_handle(), timeout=20_000)
+        drawing.focus()
+        page.keyboard.press("End")
+        assert end in drawing.locator(".agt-narration").inner_text()
+        cell.screenshot(path=str(ARTIFACTS / f"predict-{front}-light-lesson9-{k + 1}.png"))
+    said = [cells.nth(k).locator(".agt-quiz-feedback").text_content() for k in (0, 2, 4)]  # why, a line each
+    assert "h.detach() cut it from the graph" in said[0]
+    assert "w_frozen gets no gradient: it was switched off with requires_grad_(False)" in said[1]
+    assert "score was computed from w, then score.item() cut it from the graph" in said[2]
+
+    step = _cell_with(page, "def train_step(w, b):")
+    check = _cell_with(page, "check_gradients(train_step").locator(".jp-OutputArea-output")
+    _shows(check, "w, b still get no gradient.")
+    assert check.inner_text().count("✗") == 2
+    source = _lesson_source(LESSON_9, "def train_step(w, b):")
+    for line, fixed, said in LESSON_9_FIXES:
+        source = source.replace(line, fixed)
+        step.locator(".cm-content").click()
+        page.keyboard.press("Control+a")
+        page.keyboard.insert_text(source)
+        page.keyboard.press("Shift+Enter")                             # runs the step, moves to the check
+        page.keyboard.press("Shift+Enter")                             # runs the check
+        _shows(check, said, timeout=30_000)
+        check.screenshot(path=str(ARTIFACTS / f"exercise-{front}-light-lesson9-{said.split()[0].lower()}.png"))
+    assert check.inner_text().count("✓") == 2 and "✗" not in check.inner_text()
     assert _axe(page, ".agt-predict") == []
 
 
