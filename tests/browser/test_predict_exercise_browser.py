@@ -1,12 +1,16 @@
-"""The predict and exercise steps as a learner meets them, in JupyterLab 4 and Notebook 7, light and dark:
-lesson 3's prediction typed by keyboard gets Python's verdict and the drawing under it then replays the pass;
-its Square exercise, fixed by typing in the cell and run again, turns from a marked edge to "Right"; lesson 4's
-prediction is made with the mouse alone. The exercises of lessons 1, 2 and 4 (``autograd_tutor.checks``) start with
-one marked problem and, fixed by typing in the cell, turn to "Right" (JupyterLab; lesson 1's graph also in
-Notebook 7). axe-core finds no serious or critical violation (contrast included)
-in the prediction and the check. Lesson 5's hook and listener exercises and its event-stream prediction,
-lesson 7's kernel exercise (JupyterLab and Notebook 7) and lesson 9's who-gets-a-gradient prediction (by mouse,
-the drawing then replays up to the cut) are driven the same way.
+"""The predict and exercise steps as a learner meets them, in JupyterLab 4 and Notebook 7, light and dark.
+
+* Every prediction of every lesson (PREDICTIONS) is answered wrong in Notebook 7 and right in JupyterLab, typed
+  by keyboard or ticked by mouse: Python's verdict says which, and what the engine then did; its drawing replays.
+* Lesson 3's prediction by keyboard, its drawing then stepped; lesson 4's by mouse alone; lesson 5's event count;
+  lesson 9's five who-gets-a-gradient predictions, each drawing marking its cut before the pass and replaying it
+  after (JupyterLab and Notebook 7).
+* Every exercise starts with one marked problem and, fixed by typing in the cell and run again, turns to "Right":
+  lesson 3's Square (both front ends, both themes), lessons 1, 2 and 4's checks (lesson 1's graph in Notebook 7
+  too), lesson 5's hook and listener, lesson 6's MySigmoid and lesson 8's MulAdd (their labels clear the node),
+  lesson 7's kernel, and lesson 9's training step, fixed a line at a time.
+* axe-core finds no serious or critical violation (contrast included) in the predictions and the checks.
+
 Screenshots: ``tests/browser/artifacts/predict-*.png``, ``exercise-*.png``.
 """
 from __future__ import annotations
@@ -160,38 +164,84 @@ STEPS = {"01_computation_graph.ipynb": (1, 2), "02_leaf_and_non_leaf.ipynb": (1,
          "09_where_did_my_gradient_go.ipynb": (5, 0)}
 
 
+RAISES_4 = "It raises a RuntimeError: the first call freed tensors saved for backward"
+RUNS_4 = "It runs again and adds the same gradients into .grad once more"
+#: lesson -> each prediction in order: (a wrong answer, the right one, what the reveal says the engine did). A
+#: typed answer is a string, a picked one the tuple of the choices ticked (their text).
+PREDICTIONS = {
+    "01_computation_graph.ipynb": [
+        (("x", "w", "b", "y"), ("x", "w", "b"),
+         "z.backward() ran: x.grad = 3, w.grad = 2, b.grad = 1, y.grad = None, z.grad = None.")],
+    "02_leaf_and_non_leaf.ipynb": [("12", "6", "out.backward() ran: u.grad = 6, out.grad = None.")],
+    "03_backward_and_chain_rule.ipynb": [("4", "3", "r.backward() ran: p.grad = 3, q.grad = 2, r.grad = None.")],
+    "04_retain_grad_and_retain_graph.ipynb": [
+        (("m",), ("m", "k"), "n.backward() ran: m.grad = 48, k.grad = 12, n.grad = None."),
+        ((RUNS_4,), (RAISES_4,), "The first call ran; the second raised RuntimeError: Trying to backward through "
+                                 "the graph a second time"),
+        ((RAISES_4,), (RUNS_4,), "shifted.backward() ran twice: t.grad = [2, 2], shifted.grad = None.")],
+    "05_hooks_and_events.ipynb": [
+        ("5", "6", "out.backward() ran: k.grad = 6."),
+        ("4", "6", "s.backward() recorded 6 gradient_flowed events; u.grad = -12, v.grad = 5.")],
+    "06_training_a_tiny_network.ipynb": [
+        (("tiny.0.weight", "tiny.0.bias", "tiny.2.weight", "tiny.2.bias", "batch"),
+         ("tiny.0.weight", "tiny.0.bias", "tiny.2.weight", "tiny.2.bias"),
+         "first_loss.backward() ran: tiny.0.weight.grad = [")],
+    "07_a_small_cnn.ipynb": [("1", "9", "total.backward() ran: kernel.grad = [45, 54, 81, 90], bias.grad = 9")],
+    "08_reading_the_engine.ipynb": [(("It runs and adds gradients into .grad",), ("It raises a RuntimeError",),
+                                     "It raised RuntimeError: Trying to backward through the graph a second time")],
+    "09_where_did_my_gradient_go.ipynb": [
+        (("w", "b"), ("b",), "loss.backward() ran: w.grad = None, b.grad = 9, h.grad = None."),
+        (("w1", "w2"), ("w2",), "loss.backward() ran: w1.grad = None, w2.grad = [-0.2964, 0.1571]."),
+        (("w_frozen", "gain"), ("gain",),
+         "loss.backward() ran: w_forgot.grad = None, w_frozen.grad = None, gain.grad = 1."),
+        (("w", "b"), ("b",), "loss.backward() ran: w.grad = None, b.grad = 3."),
+        (("w", "b"), ("b",), "loss.backward() ran: w.grad = None, b.grad = -2.")],
+}
+
+
+def _predict(page, predict, answer, right: bool, seen: str) -> str:
+    """Give ``answer`` (typed by keyboard, or ticked by mouse), and check Python's verdict: right or not, and what
+    the engine then did. Returns the verdict's text."""
+    if isinstance(answer, str):
+        predict.locator("input.agt-quiz-input").focus()
+        page.keyboard.type(answer)
+        page.keyboard.press("Enter")
+    else:
+        for text in answer:
+            predict.locator("label.agt-quiz-choice").filter(has_text=re.compile(rf"^\s*{re.escape(text)}\s*$")).click()
+        predict.get_by_role("button", name="Check my prediction").click()
+    verdict = predict.locator(".agt-quiz-feedback.is-correct" if right else ".agt-quiz-feedback.is-wrong")
+    verdict.wait_for(timeout=20_000)
+    text = verdict.inner_text()
+    assert ("You predicted right." if right else "Not what the engine did.") in text, text
+    assert f"What the engine did: {seen}" in " ".join(text.split()), text
+    return text
+
+
+@pytest.mark.parametrize("front, right", [("notebook", False), ("lab", True)], ids=["notebook-wrong", "lab-right"])
 @pytest.mark.parametrize("lesson", list(STEPS))
-def test_every_lessons_predictions_answer_and_its_exercises_start_marked(lab, lab_page, lesson):
-    """Each prediction of the lesson, answered (by keyboard where it is typed, by mouse where it is picked),
-    gets Python's verdict with what the engine did, and its drawing then has a pass to replay; each exercise's
-    starting code has one problem, marked on its drawing, as the lesson says."""
+def test_every_lessons_predictions_answer_and_its_exercises_start_marked(lab, lab_page, lesson, front, right):
+    """Each prediction of the lesson, answered wrong (in Notebook 7) or right (in JupyterLab), by keyboard where
+    it is typed and by mouse where it is picked, gets Python's verdict with what the engine did, and its drawing
+    then has a pass to replay; each exercise's starting code has one problem, marked on its drawing, as the
+    lesson says."""
     page = lab_page
     shutil.copy(LESSONS / lesson, lab.root / lesson)
     _set_theme(lab, "light")
-    _run_all(lab, page, lesson, "lab")
+    _run_all(lab, page, lesson, front)
     predictions, exercises = STEPS[lesson]
     cells = page.locator(".jp-CodeCell").filter(has=page.locator(".agt-predict"))
-    assert cells.count() == predictions
-    for i in range(predictions):
+    assert cells.count() == predictions == len(PREDICTIONS[lesson])
+    for i, (wrong_answer, right_answer, seen) in enumerate(PREDICTIONS[lesson]):
         cell = cells.nth(i)
         predict = cell.locator(".agt-predict")
-        predict.scroll_into_view_if_needed()
-        typed = predict.locator("input.agt-quiz-input")
-        if typed.count():
-            typed.focus()
-            page.keyboard.type("1")
-            page.keyboard.press("Enter")
-        else:
-            predict.locator("label.agt-quiz-choice").first.click()
-            predict.get_by_role("button", name="Check my prediction").click()
-        verdict = predict.locator(".agt-quiz-feedback.is-correct, .agt-quiz-feedback.is-wrong")
-        verdict.wait_for(timeout=20_000)
-        assert "What the engine did:" in verdict.inner_text()
+        _shows(predict, "Predict")
+        _predict(page, predict, right_answer if right else wrong_answer, right, seen)
         drawing = cell.locator(".agt-root")
         if drawing.count():
             page.wait_for_function("el => /\\/ [1-9]/.test(el.textContent)",
                                    arg=drawing.locator(".agt-pos").element_handle(), timeout=20_000)
-        predict.screenshot(path=str(ARTIFACTS / f"predict-all-{lesson[:2]}-{i}.png"))
+        predict.screenshot(path=str(ARTIFACTS / f"predict-all-{front}-{lesson[:2]}-{i}.png"))
     checks = page.locator(".agt-check")
     assert checks.count() == exercises
     for i in range(exercises):  # starts wrong, with what is wrong marked (an edge, a leaf, a node, a cell)
@@ -284,30 +334,14 @@ def test_lesson_7_kernel_exercise_fixed_in_the_cell(lab, lab_page, front):
     assert _axe(page, ".agt-check") == []
 
 
-#: Lesson 9's predictions in order: (the candidates of its Predict, the ones the learner ticks, right?, what the
-#: reveal says the engine did, what the end of the replay under it says). Three are answered wrong, two right.
-LESSON_9_PREDICTIONS = [
-    ('{"w": w, "b": b, "h": h}', ("w", "b"), False,
-     "loss.backward() ran: w.grad = None, b.grad = 9, h.grad = None.", "b.grad = 9"),
-    ('{"w1": w1, "w2": w2}', ("w2",), True,
-     "loss.backward() ran: w1.grad = None, w2.grad = [-0.2964, 0.1571].", "w2.grad"),
-    ('{"w_forgot": w_forgot', ("w_frozen", "gain"), False,
-     "loss.backward() ran: w_forgot.grad = None, w_frozen.grad = None, gain.grad = 1.", "gain.grad = 1"),
-    ("Predict.who_gets_grad(loss, {\"w\": w, \"b\": b})", ("b",), True,
-     "loss.backward() ran: w.grad = None, b.grad = 3.", "b.grad = 3"),
-    ("Predict.who_gets_grad(loss, {\"w\": w, \"b\": b})", ("w", "b"), False,
-     "loss.backward() ran: w.grad = None, b.grad = -2.", "b.grad = -2"),
-]
+#: Lesson 9's predictions in order (their answers: PREDICTIONS): (the candidates of its Predict, answered right?,
+#: what the end of the replay under it says). Three are answered wrong, two right.
+LESSON_9_PREDICTIONS = [('{"w": w, "b": b, "h": h}', False, "b.grad = 9"), ('{"w1": w1, "w2": w2}', True, "w2.grad"),
+                        ('{"w_forgot": w_forgot', False, "gain.grad = 1"), ('{"w": w, "b": b}', True, "b.grad = 3"),
+                        ('{"w": w, "b": b}', False, "b.grad = -2")]
 #: Lesson 9's exercise, fixed a line at a time: (the line replaced, its fix, what the check then says first)
 LESSON_9_FIXES = [("scale = torch.tensor(w.item())", "scale = w", "b still gets no gradient."),
                   ("b.detach()", "b", "Every parameter gets a gradient: the step trains them all.")]
-
-
-def _tick(predict, names) -> None:
-    """Tick the choices named ``names`` (by mouse), then ask for the verdict."""
-    for name in names:
-        predict.locator("label.agt-quiz-choice").filter(has_text=re.compile(rf"^\s*{name}\s*$")).click()
-    predict.get_by_role("button", name="Check my prediction").click()
 
 
 @pytest.mark.parametrize("front", ["lab", "notebook"])
@@ -323,19 +357,15 @@ def test_lesson_9_every_prediction_by_mouse_and_its_exercise_fixed_line_by_line(
     _run_all(lab, page, LESSON_9, front)
     cells = page.locator(".jp-CodeCell").filter(has=page.locator(".agt-predict"))
     assert cells.count() == len(LESSON_9_PREDICTIONS)
-    for k, (asked, ticks, right, seen, end) in enumerate(LESSON_9_PREDICTIONS):
+    for k, (asked, right, end) in enumerate(LESSON_9_PREDICTIONS):
+        wrong_answer, right_answer, seen = PREDICTIONS[LESSON_9][k]
         cell = cells.nth(k)
         _shows(cell.locator(".jp-InputArea"), asked)                  # scrolled to it, the source it runs
         predict, drawing = cell.locator(".agt-predict"), cell.locator(".agt-root")
         _shows(drawing, "graph cut")                                   # the cut is marked before backward ...
         assert drawing.locator(".agt-node.agt-cut").count() >= 1
         assert drawing.locator(".agt-pos").inner_text().endswith("/ 0")  # ... and there is no pass yet
-        _tick(predict, ticks)
-        verdict = predict.locator(".agt-quiz-feedback.is-correct" if right else ".agt-quiz-feedback.is-wrong")
-        verdict.wait_for(timeout=20_000)
-        text = verdict.inner_text()
-        assert ("You predicted right." if right else "Not what the engine did.") in text
-        assert seen in text, text
+        _predict(page, predict, right_answer if right else wrong_answer, right, seen)
         page.wait_for_function("el => /\\/ [1-9]/.test(el.textContent)",
                                arg=drawing.locator(".agt-pos").element_handle(), timeout=20_000)
         drawing.focus()
@@ -451,7 +481,8 @@ _LABELS_ON_BOXES = """(check) => {
   const boxes = [...check.querySelectorAll('svg rect.box')].map((r) => r.getBBox());
   return [...check.querySelectorAll('svg text.is-wrong, svg text.is-right')].filter((t) => {
     const a = t.getBBox();
-    return boxes.some((b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height);
+    return boxes.some((b) => a.x < b.x + b.width && b.x < a.x + a.width &&
+                             a.y < b.y + b.height && b.y < a.y + a.height);
   }).map((t) => t.textContent);
 }"""
 
