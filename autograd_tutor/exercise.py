@@ -177,27 +177,30 @@ _STYLE = """<style>
 .agt-check text.is-right { fill: var(--c-good); font-weight: 700; }
 .agt-check .box { fill: var(--c-bg); stroke: var(--c-fg); stroke-width: 1.5; }
 .agt-check p { margin: 4px 0; }
+.agt-check svg { max-width: 100%; height: auto; }
 .agt-check .agt-check-key { font-size: 12px; }
 </style>"""
 
 
 def _svg(result: BackwardCheck) -> str:
-    """Your inputs (pills) on the left, your node on the right; each input's edge carries its gradient."""
+    """Your inputs (pills) on the left, your node on the right; each input's edge carries its gradient, and the
+    node sits right of the longest label (13px monospace: at most 8px a character)."""
     rows = max(len(result.inputs), 1)
     node = f"{result.function}Backward"
-    height, node_x, node_w = 28 + rows * 64, 470, max(140, 9 * len(node) + 20)
+    said = [f"✓ {_short(i.got)}" if i.ok else
+            f"✗ expected {_short(i.expected)}, got {'?' if i.got is None else _short(i.got)}" for i in result.inputs]
+    node_x = max([470] + [124 + 8 * len(s) + 12 for s in said])
+    height, node_w = 28 + rows * 64, max(140, 9 * len(node) + 20)
     w, node_y = node_x + node_w + 10, height / 2
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{height}" viewBox="0 0 {w} {height}" '
              f'role="img" aria-label="{html.escape(result.verdict, quote=True)}">']
-    for k, i in enumerate(result.inputs):
+    for k, (i, label) in enumerate(zip(result.inputs, said)):
         y = 46 + k * 64
         tone = "is-right" if i.ok else "is-wrong"
         parts.append(f'<path class="edge {tone}" d="M 110 {y} C 280 {y}, 300 {node_y}, {node_x} {node_y}"/>')
         parts.append(f'<rect class="box" x="10" y="{y - 16}" width="100" height="32" rx="16"/>'
                      f'<text x="60" y="{y + 5}" text-anchor="middle">{html.escape(i.name)}</text>')
-        said = (f"&#10003; {_short(i.got)}" if i.ok else
-                f"&#10007; expected {_short(i.expected)}, got {'?' if i.got is None else _short(i.got)}")
-        parts.append(f'<text class="{tone}" x="124" y="{y - 10}">{said}</text>')
+        parts.append(f'<text class="{tone}" x="124" y="{y - 10}">{html.escape(label)}</text>')
     parts.append(f'<rect class="box" x="{node_x}" y="{node_y - 18}" width="{node_w}" height="36" rx="4"/>'
                  f'<text x="{node_x + node_w / 2}" y="{node_y + 5}" text-anchor="middle">{html.escape(node)}</text>'
                  "</svg>")

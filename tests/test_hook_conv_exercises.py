@@ -239,3 +239,17 @@ def test_predict_who_gets_grad_grades_before_backward_and_reveals_the_cut():
     assert any(n.get("kind") == "cut" or "detached" in json.dumps(n) for n in p.graph.graph["nodes"])
     assert not p.predict([0]).valid                     # one prediction per widget
     p.graph.close()
+
+
+def test_predict_who_gets_grad_says_where_a_detour_through_python_cut_the_path():
+    """The explanation names the caller's tensor that was cut (``score``), not only the candidates."""
+    from autograd_tutor.widgets import Predict
+    w = torch.tensor([0.5, -1.0], requires_grad=True)
+    b = torch.tensor(2.0, requires_grad=True)
+    score = (w * torch.tensor([2.0, 3.0])).sum()
+    loss = torch.tensor(min(score.item(), 1.0)) * b
+    p = Predict.who_gets_grad(loss, {"w": w, "b": b}, graph=False)
+    assert p.predict([1]).explanation.startswith(
+        "w gets no gradient from loss: score was computed from w, then score.item() cut it from the graph "
+        "(rebuilt from .item()), and loss was computed from what came out, so backward stops there.")
+    assert p.outcome["seen"] == "loss.backward() ran: w.grad = None, b.grad = -2."

@@ -22,7 +22,7 @@
 """
 from __future__ import annotations
 
-from typing import Callable, Mapping
+from typing import Callable, Mapping, Optional
 
 from ..viz.cuts import CutLog, explain_no_grad
 from .keys import ChoiceKey
@@ -31,13 +31,16 @@ from .model import Question
 __all__ = ["who_gets_grad", "check_gradients", "GradientReport"]
 
 
-def who_gets_grad(root, candidates: Mapping, root_name: str = "loss") -> Question:
+def who_gets_grad(root, candidates: Mapping, root_name: str = "loss",
+                  namespace: Optional[Mapping] = None) -> Question:
     """A multiple-choice question: which of ``candidates`` (name -> tensor) get a ``.grad`` from
-    ``root.backward()``; ask it *before* running backward."""
+    ``root.backward()``; ask it *before* running backward. ``namespace`` names the other tensors (say ``score``
+    in ``torch.tensor(score.item())``), so that an explanation can say where the path was cut."""
     if not candidates:
         raise ValueError("who_gets_grad() needs at least one candidate tensor")
     names = list(candidates)
-    namespace = dict(candidates, **{root_name: root})
+    others = {k: v for k, v in (namespace or {}).items() if k not in candidates and k != root_name}
+    namespace = {**candidates, root_name: root, **others}   # first: a candidate is called by its own name
     reasons = [explain_no_grad(candidates[n], root, namespace=namespace) for n in names]
     correct = [i for i, n in enumerate(names) if reasons[i].startswith(f"{n} gets a gradient")]
     return Question(id="who-gets-grad", kind="multiple",

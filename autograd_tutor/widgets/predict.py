@@ -112,11 +112,12 @@ class Predict(anywidget.AnyWidget):
         """Ask which of ``candidates`` (name -> tensor) get a ``.grad`` from ``root.backward()``, candidates
         the graph no longer reaches included (:func:`~autograd_tutor.quiz.who_gets_grad`); the reveal runs
         it and says what each got; ``graph`` shows a drawing of ``root`` under it, marking where it was cut."""
-        question = _who_gets_grad(root, candidates, root_name)
+        names = caller_namespace()
+        question = _who_gets_grad(root, candidates, root_name, namespace=names)
         drawing = None
         if graph:
             from .graph import GraphWidget
-            drawing = GraphWidget(root, namespace={**caller_namespace(), **candidates, root_name: root})
+            drawing = GraphWidget(root, namespace={**names, **candidates, root_name: root})
 
         def run() -> str:
             root.backward()

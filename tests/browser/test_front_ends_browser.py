@@ -1,4 +1,4 @@
-"""Every lesson in JupyterLab 4 and in Notebook 7, light and dark. Lessons 1, 3, 5, 6 and 9: every drawing made after
+"""Every lesson in JupyterLab 4 and in Notebook 7, light and dark. Lessons 1, 3, 5 and 6: every drawing made after
 ``backward()`` replays its pass, stepped by keyboard; the widget keeps the arrow keys while it has focus (Notebook 7
 moves to the next cell on ArrowRight otherwise) and Escape gives them back; axe-core (vendored, a test asset) finds
 no serious or critical violation, text contrast included, in the widgets. Screenshots: ``tests/browser/artifacts/``.
@@ -27,8 +27,7 @@ EXPECTED = {
                                          "x.grad = 60"],
     "05_hooks_and_events.ipynb": ["w.grad", "p.grad"],
     "06_training_a_tiny_network.ipynb": ["is done"],
-    # (section 1's drawing replays once its prediction is made: test_predict_exercise_browser.py drives it)
-    "09_where_did_my_gradient_go.ipynb": ["gain.grad = 1", "b.grad = 3", "b.grad = -2"],
+    # lesson 9's drawings replay once their predictions are made: test_predict_exercise_browser.py drives them
 }
 
 

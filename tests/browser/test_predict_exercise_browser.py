@@ -1,17 +1,22 @@
-"""The predict and exercise steps as a learner meets them, in JupyterLab 4 and Notebook 7, light and dark:
-lesson 3's prediction typed by keyboard gets Python's verdict and the drawing under it then replays the pass;
-its Square exercise, fixed by typing in the cell and run again, turns from a marked edge to "Right"; lesson 4's
-prediction is made with the mouse alone. The exercises of lessons 1, 2 and 4 (``autograd_tutor.checks``) start with
-one marked problem and, fixed by typing in the cell, turn to "Right" (JupyterLab; lesson 1's graph also in
-Notebook 7). axe-core finds no serious or critical violation (contrast included)
-in the prediction and the check. Lesson 5's hook and listener exercises and its event-stream prediction,
-lesson 7's kernel exercise (JupyterLab and Notebook 7) and lesson 9's who-gets-a-gradient prediction (by mouse,
-the drawing then replays up to the cut) are driven the same way.
+"""The predict and exercise steps as a learner meets them, in JupyterLab 4 and Notebook 7, light and dark.
+
+* Every prediction of every lesson (PREDICTIONS) is answered wrong in Notebook 7 and right in JupyterLab, typed
+  by keyboard or ticked by mouse: Python's verdict says which, and what the engine then did; its drawing replays.
+* Lesson 3's prediction by keyboard, its drawing then stepped; lesson 4's by mouse alone; lesson 5's event count;
+  lesson 9's five who-gets-a-gradient predictions, each drawing marking its cut before the pass and replaying it
+  after (JupyterLab and Notebook 7).
+* Every exercise starts with one marked problem and, fixed by typing in the cell and run again, turns to "Right":
+  lesson 3's Square (both front ends, both themes), lessons 1, 2 and 4's checks (lesson 1's graph in Notebook 7
+  too), lesson 5's hook and listener, lesson 6's MySigmoid and lesson 8's MulAdd (their labels clear the node),
+  lesson 7's kernel, and lesson 9's training step, fixed a line at a time.
+* axe-core finds no serious or critical violation (contrast included) in the predictions and the checks.
+
 Screenshots: ``tests/browser/artifacts/predict-*.png``, ``exercise-*.png``.
 """
 from __future__ import annotations
 
 import json
+import re
 import shutil
 
 import pytest
@@ -19,11 +24,21 @@ from conftest import ARTIFACTS
 from test_front_ends_browser import AXE, LESSONS, _run_all, _set_theme
 
 
+#: Scroll ``el`` into the view until it stays there, then say whether its rendered text holds ``text``.
+_IN_VIEW_AND_SAYS = """([el, text]) => {
+  const r = el.getBoundingClientRect();
+  if (r.bottom <= 0 || r.top >= innerHeight) { el.scrollIntoView({ block: 'center' }); return false; }
+  return el.innerText.includes(text);
+}"""
+
+
 def _shows(locator, text: str, timeout: float = 20_000) -> None:
-    """Wait until ``locator``'s rendered text contains ``text``: JupyterLab lays out a cell scrolled into view
-    a frame later, and until then its output's innerText is empty."""
-    locator.page.wait_for_function("([el, text]) => el.innerText.includes(text)",
-                                   arg=[locator.element_handle(), text], timeout=timeout)
+    """Wait until ``locator`` is in view and its rendered text contains ``text``. JupyterLab does not lay out
+    cells out of view (``content-visibility: auto``): a scroll aimed with their placeholder heights lands short
+    when the cells it brings into view grow (lesson 6's drawing: 2,400 px), and a cell left out of view has an
+    empty innerText. So the check scrolls again, each frame, until the element is in view."""
+    locator.page.wait_for_function(_IN_VIEW_AND_SAYS, arg=[locator.element_handle(), text], timeout=timeout)
+
 
 LESSON_3 = "03_backward_and_chain_rule.ipynb"
 LESSON_4 = "04_retain_grad_and_retain_graph.ipynb"
@@ -146,41 +161,87 @@ STEPS = {"01_computation_graph.ipynb": (1, 2), "02_leaf_and_non_leaf.ipynb": (1,
          "03_backward_and_chain_rule.ipynb": (1, 1), "04_retain_grad_and_retain_graph.ipynb": (3, 1),
          "05_hooks_and_events.ipynb": (2, 2), "06_training_a_tiny_network.ipynb": (1, 1),
          "07_a_small_cnn.ipynb": (1, 1), "08_reading_the_engine.ipynb": (1, 1),
-         "09_where_did_my_gradient_go.ipynb": (1, 0)}
+         "09_where_did_my_gradient_go.ipynb": (5, 0)}
 
 
+RAISES_4 = "It raises a RuntimeError: the first call freed tensors saved for backward"
+RUNS_4 = "It runs again and adds the same gradients into .grad once more"
+#: lesson -> each prediction in order: (a wrong answer, the right one, what the reveal says the engine did). A
+#: typed answer is a string, a picked one the tuple of the choices ticked (their text).
+PREDICTIONS = {
+    "01_computation_graph.ipynb": [
+        (("x", "w", "b", "y"), ("x", "w", "b"),
+         "z.backward() ran: x.grad = 3, w.grad = 2, b.grad = 1, y.grad = None, z.grad = None.")],
+    "02_leaf_and_non_leaf.ipynb": [("12", "6", "out.backward() ran: u.grad = 6, out.grad = None.")],
+    "03_backward_and_chain_rule.ipynb": [("4", "3", "r.backward() ran: p.grad = 3, q.grad = 2, r.grad = None.")],
+    "04_retain_grad_and_retain_graph.ipynb": [
+        (("m",), ("m", "k"), "n.backward() ran: m.grad = 48, k.grad = 12, n.grad = None."),
+        ((RUNS_4,), (RAISES_4,), "The first call ran; the second raised RuntimeError: Trying to backward through "
+                                 "the graph a second time"),
+        ((RAISES_4,), (RUNS_4,), "shifted.backward() ran twice: t.grad = [2, 2], shifted.grad = None.")],
+    "05_hooks_and_events.ipynb": [
+        ("5", "6", "out.backward() ran: k.grad = 6."),
+        ("4", "6", "s.backward() recorded 6 gradient_flowed events; u.grad = -12, v.grad = 5.")],
+    "06_training_a_tiny_network.ipynb": [
+        (("tiny.0.weight", "tiny.0.bias", "tiny.2.weight", "tiny.2.bias", "batch"),
+         ("tiny.0.weight", "tiny.0.bias", "tiny.2.weight", "tiny.2.bias"),
+         "first_loss.backward() ran: tiny.0.weight.grad = [")],
+    "07_a_small_cnn.ipynb": [("1", "9", "total.backward() ran: kernel.grad = [45, 54, 81, 90], bias.grad = 9")],
+    "08_reading_the_engine.ipynb": [(("It runs and adds gradients into .grad",), ("It raises a RuntimeError",),
+                                     "It raised RuntimeError: Trying to backward through the graph a second time")],
+    "09_where_did_my_gradient_go.ipynb": [
+        (("w", "b"), ("b",), "loss.backward() ran: w.grad = None, b.grad = 9, h.grad = None."),
+        (("w1", "w2"), ("w2",), "loss.backward() ran: w1.grad = None, w2.grad = [-0.2964, 0.1571]."),
+        (("w_frozen", "gain"), ("gain",),
+         "loss.backward() ran: w_forgot.grad = None, w_frozen.grad = None, gain.grad = 1."),
+        (("w", "b"), ("b",), "loss.backward() ran: w.grad = None, b.grad = 3."),
+        (("w", "b"), ("b",), "loss.backward() ran: w.grad = None, b.grad = -2.")],
+}
+
+
+def _predict(page, predict, answer, right: bool, seen: str) -> str:
+    """Give ``answer`` (typed by keyboard, or ticked by mouse), and check Python's verdict: right or not, and what
+    the engine then did. Returns the verdict's text."""
+    if isinstance(answer, str):
+        predict.locator("input.agt-quiz-input").focus()
+        page.keyboard.type(answer)
+        page.keyboard.press("Enter")
+    else:
+        for text in answer:
+            predict.locator("label.agt-quiz-choice").filter(has_text=re.compile(rf"^\s*{re.escape(text)}\s*$")).click()
+        predict.get_by_role("button", name="Check my prediction").click()
+    verdict = predict.locator(".agt-quiz-feedback.is-correct" if right else ".agt-quiz-feedback.is-wrong")
+    verdict.wait_for(timeout=20_000)
+    text = verdict.inner_text()
+    assert ("You predicted right." if right else "Not what the engine did.") in text, text
+    assert f"What the engine did: {seen}" in " ".join(text.split()), text
+    return text
+
+
+@pytest.mark.parametrize("front, right", [("notebook", False), ("lab", True)], ids=["notebook-wrong", "lab-right"])
 @pytest.mark.parametrize("lesson", list(STEPS))
-def test_every_lessons_predictions_answer_and_its_exercises_start_marked(lab, lab_page, lesson):
-    """Each prediction of the lesson, answered (by keyboard where it is typed, by mouse where it is picked),
-    gets Python's verdict with what the engine did, and its drawing then has a pass to replay; each exercise's
-    starting code has one problem, marked on its drawing, as the lesson says."""
+def test_every_lessons_predictions_answer_and_its_exercises_start_marked(lab, lab_page, lesson, front, right):
+    """Each prediction of the lesson, answered wrong (in Notebook 7) or right (in JupyterLab), by keyboard where
+    it is typed and by mouse where it is picked, gets Python's verdict with what the engine did, and its drawing
+    then has a pass to replay; each exercise's starting code has one problem, marked on its drawing, as the
+    lesson says."""
     page = lab_page
     shutil.copy(LESSONS / lesson, lab.root / lesson)
     _set_theme(lab, "light")
-    _run_all(lab, page, lesson, "lab")
+    _run_all(lab, page, lesson, front)
     predictions, exercises = STEPS[lesson]
     cells = page.locator(".jp-CodeCell").filter(has=page.locator(".agt-predict"))
-    assert cells.count() == predictions
-    for i in range(predictions):
+    assert cells.count() == predictions == len(PREDICTIONS[lesson])
+    for i, (wrong_answer, right_answer, seen) in enumerate(PREDICTIONS[lesson]):
         cell = cells.nth(i)
         predict = cell.locator(".agt-predict")
-        predict.scroll_into_view_if_needed()
-        typed = predict.locator("input.agt-quiz-input")
-        if typed.count():
-            typed.focus()
-            page.keyboard.type("1")
-            page.keyboard.press("Enter")
-        else:
-            predict.locator("label.agt-quiz-choice").first.click()
-            predict.get_by_role("button", name="Check my prediction").click()
-        verdict = predict.locator(".agt-quiz-feedback.is-correct, .agt-quiz-feedback.is-wrong")
-        verdict.wait_for(timeout=20_000)
-        assert "What the engine did:" in verdict.inner_text()
+        _shows(predict, "Predict")
+        _predict(page, predict, right_answer if right else wrong_answer, right, seen)
         drawing = cell.locator(".agt-root")
         if drawing.count():
             page.wait_for_function("el => /\\/ [1-9]/.test(el.textContent)",
                                    arg=drawing.locator(".agt-pos").element_handle(), timeout=20_000)
-        predict.screenshot(path=str(ARTIFACTS / f"predict-all-{lesson[:2]}-{i}.png"))
+        predict.screenshot(path=str(ARTIFACTS / f"predict-all-{front}-{lesson[:2]}-{i}.png"))
     checks = page.locator(".agt-check")
     assert checks.count() == exercises
     for i in range(exercises):  # starts wrong, with what is wrong marked (an edge, a leaf, a node, a cell)
@@ -273,32 +334,64 @@ def test_lesson_7_kernel_exercise_fixed_in_the_cell(lab, lab_page, front):
     assert _axe(page, ".agt-check") == []
 
 
-def test_lesson_9_prediction_by_mouse_reveals_the_cut(lab, lab_page):
+#: Lesson 9's predictions in order (their answers: PREDICTIONS): (the candidates of its Predict, answered right?,
+#: what the end of the replay under it says). Three are answered wrong, two right.
+LESSON_9_PREDICTIONS = [('{"w": w, "b": b, "h": h}', False, "b.grad = 9"), ('{"w1": w1, "w2": w2}', True, "w2.grad"),
+                        ('{"w_forgot": w_forgot', False, "gain.grad = 1"), ('{"w": w, "b": b}', True, "b.grad = 3"),
+                        ('{"w": w, "b": b}', False, "b.grad = -2")]
+#: Lesson 9's exercise, fixed a line at a time: (the line replaced, its fix, what the check then says first)
+LESSON_9_FIXES = [("scale = torch.tensor(w.item())", "scale = w", "b still gets no gradient."),
+                  ("b.detach()", "b", "Every parameter gets a gradient: the step trains them all.")]
+
+
+@pytest.mark.parametrize("front", ["lab", "notebook"])
+def test_lesson_9_every_prediction_by_mouse_and_its_exercise_fixed_line_by_line(lab, lab_page, front):
+    """Each section of lesson 9 asks, before backward, who gets a .grad: its drawing marks the cut (no pass yet);
+    ticked by mouse, the prediction gets Python's verdict with what the engine did, and the drawing then replays
+    the pass to its end. The exercise's check names both parameters that get no gradient, then one once the first
+    line is fixed (typed in the cell, both cells run with Shift+Enter), then none."""
     page = lab_page
     ARTIFACTS.mkdir(exist_ok=True)
     shutil.copy(LESSONS / LESSON_9, lab.root / LESSON_9)
     _set_theme(lab, "light")
-    _run_all(lab, page, LESSON_9, "lab")
-    cell = _cell_with(page, "Predict.who_gets_grad(loss")
-    predict = cell.locator(".agt-predict")
-    predict.scroll_into_view_if_needed()
-    drawing = cell.locator(".agt-root")
-    _shows(drawing, "detached here")                                     # the cut is marked before backward
-    assert drawing.locator(".agt-pos").inner_text().endswith("/ 0")     # ... and there is no pass yet
-    for name in ("w", "b"):
-        predict.locator("label.agt-quiz-choice", has_text=name).click()
-    predict.get_by_role("button", name="Check my prediction").click()
-    verdict = predict.locator(".agt-quiz-feedback.is-wrong")
-    verdict.wait_for(timeout=20_000)
-    text = verdict.inner_text()
-    assert "loss.backward() ran: w.grad = None, b.grad = 9, h.grad = None." in text
-    assert "h.detach() cut it from the graph" in text
-    drawing.locator(".agt-pos").page.wait_for_function(
-        "el => /\\/ [1-9]/.test(el.textContent)", arg=drawing.locator(".agt-pos").element_handle())
-    drawing.focus()
-    page.keyboard.press("End")
-    assert "b.grad = 9" in drawing.locator(".agt-narration").inner_text()
-    cell.screenshot(path=str(ARTIFACTS / "predict-lab-light-lesson9-cut.png"))
+    _run_all(lab, page, LESSON_9, front)
+    cells = page.locator(".jp-CodeCell").filter(has=page.locator(".agt-predict"))
+    assert cells.count() == len(LESSON_9_PREDICTIONS)
+    for k, (asked, right, end) in enumerate(LESSON_9_PREDICTIONS):
+        wrong_answer, right_answer, seen = PREDICTIONS[LESSON_9][k]
+        cell = cells.nth(k)
+        _shows(cell.locator(".jp-InputArea"), asked)                  # scrolled to it, the source it runs
+        predict, drawing = cell.locator(".agt-predict"), cell.locator(".agt-root")
+        _shows(drawing, "graph cut")                                   # the cut is marked before backward ...
+        assert drawing.locator(".agt-node.agt-cut").count() >= 1
+        assert drawing.locator(".agt-pos").inner_text().endswith("/ 0")  # ... and there is no pass yet
+        _predict(page, predict, right_answer if right else wrong_answer, right, seen)
+        page.wait_for_function("el => /\\/ [1-9]/.test(el.textContent)",
+                               arg=drawing.locator(".agt-pos").element_handle(), timeout=20_000)
+        drawing.focus()
+        page.keyboard.press("End")
+        assert end in drawing.locator(".agt-narration").inner_text()
+        cell.screenshot(path=str(ARTIFACTS / f"predict-{front}-light-lesson9-{k + 1}.png"))
+    said = [cells.nth(k).locator(".agt-quiz-feedback").text_content() for k in (0, 2, 4)]  # why, a line each
+    assert "h.detach() cut it from the graph" in said[0]
+    assert "w_frozen gets no gradient: it was switched off with requires_grad_(False)" in said[1]
+    assert "score was computed from w, then score.item() cut it from the graph" in said[2]
+
+    step = _cell_with(page, "def train_step(w, b):")
+    check = _cell_with(page, "check_gradients(train_step").locator(".jp-OutputArea-output")
+    _shows(check, "w, b still get no gradient.")
+    assert check.inner_text().count("✗") == 2
+    source = _lesson_source(LESSON_9, "def train_step(w, b):")
+    for line, fixed, said in LESSON_9_FIXES:
+        source = source.replace(line, fixed)
+        step.locator(".cm-content").click()
+        page.keyboard.press("Control+a")
+        page.keyboard.insert_text(source)
+        page.keyboard.press("Shift+Enter")                             # runs the step, moves to the check
+        page.keyboard.press("Shift+Enter")                             # runs the check
+        _shows(check, said, timeout=30_000)
+        check.screenshot(path=str(ARTIFACTS / f"exercise-{front}-light-lesson9-{said.split()[0].lower()}.png"))
+    assert check.inner_text().count("✓") == 2 and "✗" not in check.inner_text()
     assert _axe(page, ".agt-predict") == []
 
 
@@ -371,25 +464,46 @@ def test_lesson_1_graph_exercise_fixed_in_notebook_7(lab, lab_page, theme):
     _fix_by_keyboard(lab_page, lesson, 0, f"notebook-{theme}")
 
 
-#: lesson -> (a line of its custom-Function exercise, the wrong line, the learner's fix)
+#: lesson -> (a line of its custom-Function exercise, the wrong line, the learner's fix, its inputs' edges,
+#: what the check says at first)
 FUNCTION_FIXES = {
+    "06_training_a_tiny_network.ipynb": ("class MySigmoid(", "return grad_output * s ",
+                                         "return grad_output * s * (1 - s) ", 1,
+                                         "Not yet: Your backward is wrong for scores: see the marked edge."),
     "08_reading_the_engine.ipynb": ("class MulAdd(", "return grad_output * b, grad_output * b, grad_output",
-                                    "return grad_output * b, grad_output * a, grad_output"),
+                                    "return grad_output * b, grad_output * a, grad_output", 3,
+                                    "Not yet: Your backward is wrong for right: see the marked edge."),
 }
 
 
+#: The edge labels of a check's drawing that run into a box (a pill or the node), as drawn by the browser.
+_LABELS_ON_BOXES = """(check) => {
+  const boxes = [...check.querySelectorAll('svg rect.box')].map((r) => r.getBBox());
+  return [...check.querySelectorAll('svg text.is-wrong, svg text.is-right')].filter((t) => {
+    const a = t.getBBox();
+    return boxes.some((b) => a.x < b.x + b.width && b.x < a.x + a.width &&
+                             a.y < b.y + b.height && b.y < a.y + a.height);
+  }).map((t) => t.textContent);
+}"""
+
+
 @pytest.mark.parametrize("lesson", list(FUNCTION_FIXES))
-def test_custom_function_exercise_of_lesson_8_fixed_in_the_cell(lab, lab_page, lesson):
+def test_custom_function_exercises_fixed_in_the_cell(lab, lab_page, lesson):
     """The backward the learner writes for their own Function: marked wrong on its edge, right once fixed."""
     page = lab_page
     ARTIFACTS.mkdir(exist_ok=True)
     shutil.copy(LESSONS / lesson, lab.root / lesson)
     _set_theme(lab, "light")
     _run_all(lab, page, lesson, "lab")
-    marker, wrong, fix = FUNCTION_FIXES[lesson]
+    marker, wrong, fix, edges, said = FUNCTION_FIXES[lesson]
     source = _lesson_source(lesson, marker)
     assert wrong in source
     cell = _cell_with(page, marker)
-    _fix_by_typing(page, cell, source.replace(wrong, fix), "expected", "Right", f"lab-light-{lesson[:2]}-function")
-    assert cell.locator(".agt-check .edge.is-right").count() == 3
+    cell.scroll_into_view_if_needed()
+    _shows(cell.locator(".agt-check.is-wrong"), said)
+    assert cell.locator(".agt-check").evaluate(_LABELS_ON_BOXES) == []     # "expected ..., got ..." clears the node
+    _fix_by_typing(page, cell, source.replace(wrong, fix), said, "Right: Your backward is right",
+                   f"lab-light-{lesson[:2]}-function")
+    assert cell.locator(".agt-check .edge.is-right").count() == edges
+    assert cell.locator(".agt-check").evaluate(_LABELS_ON_BOXES) == []
     assert _axe(page, ".agt-check") == []
