@@ -385,7 +385,6 @@ def _with_mean(input, node, name: str, dim, unbiased, keepdim, correction) -> tu
 __all__ += ["var_mean", "std_mean"]
 
 
-
 # ---- broadcasting, grids and bins: what lessons build their inputs with
 broadcast_to = _method("broadcast_to")
 
@@ -542,7 +541,6 @@ logical_not = takes_out(_method("logical_not"))
 
 __all__ += ["broadcast_to", "broadcast_shapes", "broadcast_tensors", "meshgrid", "cartesian_prod", "searchsorted",
             "bucketize", "logical_and", "logical_or", "logical_xor", "logical_not"]
-
 
 
 def block_diag(*tensors) -> Tensor:

@@ -294,24 +294,22 @@ class ShapeMethods:
 
     @property
     def mT(self):
-        if self.ndim == 0:
-            _warn_once("Tensor.mT is deprecated on 0-D tensors. This function is the identity in these cases. "
-                       "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4373.)")
-            return self
-        if self.ndim < 2:
-            raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. Got {self.ndim}-D "
-                               "tensor.")
-        return self.transpose(-2, -1)
+        return self._batch_transpose("mT", "This function is the identity in these cases. (Triggered internally at "
+                                     "/__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4373.)")
 
     @property
     def mH(self):
         """The conjugate transpose of the last two dims: ``mT`` for real numbers, the only ones here."""
+        return self._batch_transpose("mH", "Consider using x.conj(). (Triggered internally at "
+                                     "/__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4382.)")
+
+    def _batch_transpose(self, name: str, advice: str):
+        """``mT``/``mH``: the last two dims swapped; a 0-D tensor is returned as it is, with torch's warning."""
         if self.ndim == 0:
-            _warn_once("Tensor.mH is deprecated on 0-D tensors. Consider using x.conj(). (Triggered internally at "
-                       "/__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4382.)")
+            _warn_once(f"Tensor.{name} is deprecated on 0-D tensors. {advice}", 4)  # at the line that read .{name}
             return self
         if self.ndim < 2:
-            raise RuntimeError(f"tensor.mH is only supported on matrices or batches of matrices. Got {self.ndim}-D "
+            raise RuntimeError(f"tensor.{name} is only supported on matrices or batches of matrices. Got {self.ndim}-D "
                                "tensor.")
         return self.transpose(-2, -1)
 

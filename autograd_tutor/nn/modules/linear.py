@@ -23,6 +23,16 @@ class Identity(Module):
         return input
 
 
+def _register_bias(layer: Module, wanted: bool, size: int, dtype, device) -> None:
+    """Give ``layer`` its ``bias`` of ``size`` numbers, or a ``None`` one it still lists (as torch does), then draw
+    its starting weights."""
+    if wanted:
+        layer.bias = Parameter(empty(size, dtype=dtype, device=device))
+    else:
+        layer.register_parameter("bias", None)
+    layer.reset_parameters()
+
+
 class Linear(Module):
     """y = x W^T + b, with W of shape (out_features, in_features) and b of shape (out_features,).
 
@@ -39,11 +49,7 @@ class Linear(Module):
         self.in_features = in_features
         self.out_features = out_features
         self.weight = Parameter(empty(out_features, in_features, dtype=dtype, device=device))
-        if bias:
-            self.bias = Parameter(empty(out_features, dtype=dtype, device=device))
-        else:
-            self.register_parameter("bias", None)
-        self.reset_parameters()
+        _register_bias(self, bias, out_features, dtype, device)
 
     def reset_parameters(self) -> None:
         """Draw fresh starting weights: kaiming_uniform_ with a=sqrt(5), i.e. U(-1/sqrt(fan_in), 1/sqrt(fan_in))."""
@@ -76,11 +82,7 @@ class Bilinear(Module):
         super().__init__()
         self.in1_features, self.in2_features, self.out_features = in1_features, in2_features, out_features
         self.weight = Parameter(empty(out_features, in1_features, in2_features, dtype=dtype, device=device))
-        if bias:
-            self.bias = Parameter(empty(out_features, dtype=dtype, device=device))
-        else:
-            self.register_parameter("bias", None)
-        self.reset_parameters()
+        _register_bias(self, bias, out_features, dtype, device)
 
     def reset_parameters(self) -> None:
         """Draw fresh starting weights, W and b from U(-1/sqrt(in1_features), 1/sqrt(in1_features))."""
