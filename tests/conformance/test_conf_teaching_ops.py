@@ -113,8 +113,6 @@ for k in range(-5, 6):
     print(k, r, r.stride(), r.is_contiguous())
 print(torch.rot90(torch.tensor([[1, 2], [3, 4]])), torch.rot90(torch.tensor([[True, False]]), -1))
 print(x.H, x.mH.stride(), x.reshape(2, 2, 3).mH, x.H._base is x)
-s = torch.tensor(2., requires_grad=True)
-print(s.H is s)
 print(torch.cumsum(x, 0, dtype=torch.int32), torch.cumsum(torch.tensor([1, 2]), 0, dtype=torch.float32))
 print(x.cumsum(1, dtype=torch.float16), torch.cumprod(torch.tensor([1, 2]), 0, dtype=torch.float64))
 print(torch.tensor([100, 100]).cumsum(0, dtype=torch.int8), torch.cumsum(x, dim=0, dtype=None))
