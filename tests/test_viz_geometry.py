@@ -45,7 +45,7 @@ def test_static_svg_geometry(name):
     assert counts["frames_crossed"] == 0, details["crossed"]  # frames are disjoint or nested, never overlapping
     open_groups = [g for g in model.snapshot().get("groups", ()) if g["expanded"]]
     assert [(t, inside) for t, inside, _ in details["frames"]] == [  # a frame holds exactly its own nodes
-        (g["label"] + " ▾", len(g["members"])) for g in open_groups]
+        (g["tab_text"] + " ▾", len(g["members"])) for g in open_groups]
     dot = DOT[name]
     assert (counts["nodes"], counts["edges"]) == (dot["nodes"], dot["edges"])  # the graph dot was given
     assert counts["crossings"] <= dot["crossings"], (counts["crossings"], dot)

@@ -200,6 +200,31 @@ def custom_module_groups():
     return _recorded(step)
 
 
+def norm_groups():
+    """Normalisation layers and a module whose repr is longer than its frame: BatchNorm1d's defaults are left
+    out of its name (``model.1 · BatchNorm1d(8)``); the long name is shortened to fit (whole in its tooltip)."""
+    class Scale(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.gain = nn.Parameter(torch.ones(1))
+
+        def forward(self, x):
+            return x * self.gain
+
+        def extra_repr(self):
+            return "gain_init=1.0, learnable=True, note='a learned scale for the output of the block'"
+
+    def step():
+        torch.manual_seed(0)
+        model = nn.Sequential(nn.Linear(3, 8), nn.BatchNorm1d(8), nn.ReLU(), nn.Dropout(0.2), nn.Linear(8, 1),
+                              Scale(), nn.LayerNorm(1, eps=1e-3))
+        X = torch.randn(4, 3)
+        loss = model(X).pow(2).mean()
+        loss.backward()
+        return loss, {"model": model, "X": X, "loss": loss}
+    return _recorded(step)
+
+
 def graph_cuts():
     """Every kind of cut one graph can show: detach, no_grad, .data, a tensor rebuilt from .item()."""
     from autograd_tutor.viz.cuts import CUTS
@@ -219,7 +244,7 @@ def graph_cuts():
 SUITE = {f.__name__: f for f in (chain, fan_in, square, flagship, split, mlp_step, cnn_step, skip_connection,
                                   random_dag, constants, four_numbers, max_pool, graph_cuts)}
 #: Graphs built under events.record(), whose module calls group their nodes: (model, tensor) directly.
-GROUPED = {f.__name__: f for f in (mlp_groups, cnn_groups, deep_mlp_groups, custom_module_groups)}
+GROUPED = {f.__name__: f for f in (mlp_groups, cnn_groups, deep_mlp_groups, custom_module_groups, norm_groups)}
 
 
 # ------------------------------------------------------------------------------------------ measuring text

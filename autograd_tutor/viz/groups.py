@@ -51,7 +51,8 @@ KEEP = 4096
 #: ``extra_repr`` parts left out of a group's name: the defaults a learner did not write.
 _DEFAULTS = {"bias=True", "stride=(1, 1)", "stride=1", "padding=0", "padding=(0, 0)", "dilation=1",
              "dilation=(1, 1)", "groups=1", "ceil_mode=False", "inplace=False", "start_dim=1", "end_dim=-1",
-             "padding_mode='zeros'", "return_indices=False", "reduction='mean'", "dim=None"}
+             "padding_mode='zeros'", "return_indices=False", "reduction='mean'", "dim=None", "eps=1e-05",
+             "momentum=0.1", "affine=True", "track_running_stats=True", "elementwise_affine=True"}
 
 
 class Call(NamedTuple):
@@ -166,33 +167,71 @@ def _grouping_call(chain: list) -> Optional[Call]:
     return chain[i]
 
 
+#: Where along each curve of an edge a frame's name looks for it: the curve as 24 straight pieces.
+_ALONG = tuple(i / 24 for i in range(25))
+
+
 def _obstacles(edges: list) -> tuple:
-    """What a frame's name must not cover, besides other boxes: edge labels (boxes) and points along the edges."""
+    """What a frame's name must not cover, besides other boxes: edge labels (boxes) and the edges (each curve
+    as a polyline)."""
     labels = []
     for e in edges:
         if e.get("lx") is not None and e["grad"]:
             half = text_width(label_text(e["grad"]), LABEL_SIZE, True) / 2
             labels.append((e["lx"] - half, e["ly"] - 13, e["lx"] + half, e["ly"] + 4))
-    points = [p for e in edges for c in _segments(e["path"]) for p in bezier_points(c, (0, .25, .5, .75, 1))]
-    return labels, points
+    return labels, [bezier_points(c, _ALONG) for e in edges for c in _segments(e["path"])]
 
 
-def _tab_place(g: dict, others: list, obstacles: tuple) -> list:
-    """Where an open group's name goes (``[x, baseline]``): in the strip along the top of its frame (its boxes
-    start below it), the left-most place where no other box, edge or edge label (``obstacles``) is; the top left
-    if none is."""
+def _spans(polylines: list, lo: float, hi: float) -> list:
+    """The x-intervals where the polylines pass between heights ``lo`` and ``hi``: each straight piece clipped
+    to that band.
+
+    >>> _spans([[(0, 0), (10, 100)]], 40, 60)  # a steep line crosses the band between x = 4 and x = 6
+    [(4.0, 6.0)]
+    """
+    found = []
+    for line in polylines:
+        for (ax, ay), (bx, by) in zip(line, line[1:]):
+            if max(ay, by) < lo or min(ay, by) > hi:
+                continue
+            t0, t1 = (0.0, 1.0) if ay == by else sorted(((lo - ay) / (by - ay), (hi - ay) / (by - ay)))
+            xa, xb = ax + (bx - ax) * max(t0, 0.0), ax + (bx - ax) * min(t1, 1.0)
+            found.append((min(xa, xb), max(xa, xb)))
+    return found
+
+
+def _tab_place(g: dict, others: list, obstacles: tuple) -> tuple:
+    """Where an open group's name goes and what it says: ``([x, baseline], text)``, in the strip along the top of
+    its frame (its boxes start below it), the left-most place where no other box, edge or edge label
+    (``obstacles``) is. A name too long for any free place loses its last arguments (``BatchNorm1d(8, …)``; the
+    whole name stays in the tooltip); at the top left if even the bare class name finds no free place."""
     x0, y0, x1, _ = g["frame"]
-    w, top, base = text_width(g["label"] + " ▾", 11, True), y0 + 2, y0 + 13
+    top, base = y0 + 2, y0 + 13
     blocked = [(b["x"] - b["w"] / 2, b["y"] - b["h"] / 2, b["x"] + b["w"] / 2, b["y"] + b["h"] / 2) for b in others]
     blocked += obstacles[0]
-    points = [(px, py) for px, py in obstacles[1] if x0 <= px <= x1 and top - 3 < py < base + 6]
-    x = x0 + 8
-    while x + w <= max(x1 - 8, x0 + 8 + w):
-        free = not any(a < x + w + 2 and x - 2 < c and b < base + 5 and top < d for a, b, c, d in blocked)
-        if free and not any(x - 3 < px < x + w + 3 and top - 3 < py < base + 6 for px, py in points):
-            return [round(x, 1), round(base, 1)]
-        x += 8
-    return [round(x0 + 8, 1), round(base, 1)]
+    spans = [(a, b) for a, b in _spans(obstacles[1], top - 3, base + 6) if b >= x0 and a <= x1]
+    texts = _shorter(g["label"])
+    for text in texts:
+        w, x = text_width(text + " ▾", 11, True), x0 + 8
+        while x + w <= x1 - 8:
+            free = not any(a < x + w + 2 and x - 2 < c and b < base + 5 and top < d for a, b, c, d in blocked)
+            if free and not any(a < x + w + 3 and x - 3 < b for a, b in spans):
+                return [round(x, 1), round(base, 1)], text
+            x += 8
+    return [round(x0 + 8, 1), round(base, 1)], texts[-1]
+
+
+def _shorter(label: str) -> list:
+    """``label`` and ever shorter forms of it, the last arguments first dropped.
+
+    >>> _shorter("model.1 · BatchNorm1d(8, eps=0.001, momentum=0.2)")
+    ['model.1 · BatchNorm1d(8, eps=0.001, momentum=0.2)', 'model.1 · BatchNorm1d(8, eps=0.001, …)', 'model.1 · BatchNorm1d(8, …)', 'model.1 · BatchNorm1d(…)']
+    """
+    head, paren, args = label.partition("(")
+    if not paren or not args.endswith(")"):
+        return [label]
+    parts = _top_level_parts(args[:-1])
+    return [label] + [f"{head}({', '.join(parts[:k] + ['…'])})" for k in range(len(parts) - 1, -1, -1)]
 
 
 def _segments(path: str) -> list:
@@ -301,8 +340,8 @@ class Grouping:
                               round(min(b["y"] - b["h"] / 2 for b in boxes) - FRAME_TOP, 1),  # room for its name
                               round(max(b["x"] + b["w"] / 2 for b in boxes) + FRAME_SIDE, 1),
                               round(max(b["y"] + b["h"] / 2 for b in boxes) + FRAME_BOTTOM, 1)]
-                g["tab"] = _tab_place(g, [b for i, b in enumerate(placed["nodes"])
-                                          if i not in g["members"] and "inside" not in b], obstacles)
+                g["tab"], g["tab_text"] = _tab_place(g, [b for i, b in enumerate(placed["nodes"])
+                                                         if i not in g["members"] and "inside" not in b], obstacles)
         return dict(placed, groups=groups)
 
     def _collapsed(self, nodes, edges, hidden, member, groups, opened) -> dict:

@@ -584,8 +584,12 @@ def _part_frames(g: _Graph, clusters: list) -> bool:
             (a0, a1, a_top, a_bottom), (b0, b1, b_top, b_bottom) = frame(a), frame(b)
             if a1 < b0 or b1 < a0 or a_bottom + FRAME_CLEAR <= b_top or b_bottom + FRAME_CLEAR <= a_top:
                 continue
-            upper_bottom, lower, lower_top = ((a_bottom, b, b_top) if a_top + a_bottom < b_top + b_bottom
-                                              else (b_bottom, a, a_top))
+            a_first, b_first = _precedes(g, a, b), _precedes(g, b, a)
+            if not a_first and not b_first:
+                continue  # interleaved in some rank: moving one down would move the other too
+            if a_first == b_first:  # no rank holds both: the one whose centre is higher stays
+                a_first = a_top + a_bottom < b_top + b_bottom
+            upper_bottom, lower, lower_top = (a_bottom, b, b_top) if a_first else (b_bottom, a, a_top)
             over = upper_bottom + FRAME_CLEAR - lower_top
             members = set(lower)
             for r in range(min(g.rank[v] for v in lower), max(g.rank[v] for v in lower) + 1):
@@ -595,6 +599,14 @@ def _part_frames(g: _Graph, clusters: list) -> bool:
                     y[u] += over
             moved = True
     return moved
+
+
+def _precedes(g: _Graph, a: list, b: list) -> bool:
+    """Does every vertex of cluster ``a`` come before (above) every vertex of ``b`` in each rank holding both?"""
+    last: dict = {}
+    for v in a:
+        last[g.rank[v]] = max(last.get(g.rank[v], -1), g.pos[v])
+    return all(g.pos[v] > last[g.rank[v]] for v in b if g.rank[v] in last)
 
 
 # ------------------------------------------------------------------------------------------ 4. coordinates, routes

@@ -83,7 +83,7 @@ def draw(target, ax=None, namespace: Optional[dict] = None, state=None):
             stroke, fill = PALETTE["group"]
             ax.add_patch(FancyBboxPatch((x0, y0), x1 - x0, y1 - y0, boxstyle="round,pad=0,rounding_size=10",
                                         fc=fill, alpha=0.5, ec=stroke, lw=1.0, ls=(0, (6, 3)), zorder=0))
-            ax.text(g["tab"][0], g["tab"][1], g["label"] + " ▾", fontsize=11 * pt, fontweight="bold",
+            ax.text(g["tab"][0], g["tab"][1], g["tab_text"] + " ▾", fontsize=11 * pt, fontweight="bold",
                     color="#00634A", va="baseline", zorder=4)
     edge_grads = state.edges if state is not None else {i: e["grad"] for i, e in enumerate(edges)}
     for tracked, flowing in ((False, False), (True, False), (True, True)):

@@ -259,7 +259,7 @@ def frame_svg(g: dict) -> str:
     return (f'<g class="agt-frame"><rect x="{x0:g}" y="{y0:g}" width="{x1 - x0:g}" height="{y1 - y0:g}" rx="10" '
             f'fill="{fill}" fill-opacity="0.35" stroke="{stroke}" stroke-width="1.4" stroke-dasharray="6 3"/>'
             f'<text x="{g["tab"][0]:g}" y="{g["tab"][1]:g}" font-size="11" font-weight="700" fill="#00634A">'
-            f'{escape(g["label"])} ▾</text><title>{escape(g["label"])}: a module call, {len(g["members"])} nodes '
+            f'{escape(g["tab_text"])} ▾</text><title>{escape(g["label"])}: a module call, {len(g["members"])} nodes '
             '(in the live widget, click its name to close it)</title></g>')
 
 

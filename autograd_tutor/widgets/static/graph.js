@@ -93,7 +93,8 @@ function groupMarkup(g) {
   return `<g class="agt-frame" data-g="${g.id}"><rect class="agt-fshape" x="${x0}" y="${y0}" width="${x1 - x0}" ` +
     `height="${y1 - y0}" rx="10"/><g class="agt-gtab" data-g="${g.id}" tabindex="0" role="button" ` +
     `aria-expanded="true" aria-label="${esc(g.label)}: a module call, open (${inside} nodes). Enter closes it.">` +
-    `<text x="${g.tab[0]}" y="${g.tab[1]}">${esc(g.label)} ▾</text><title>Click, or Enter, to close</title></g></g>`;
+    `<text x="${g.tab[0]}" y="${g.tab[1]}">${esc(g.tab_text)} ▾</text>` +
+    `<title>${esc(g.label)}: click, or Enter, to close</title></g></g>`;
 }
 
 // ---------------------------------------------------------------- markup of one node / edge
