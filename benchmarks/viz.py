@@ -25,6 +25,8 @@ Measured in this one process, best (min) of R repeats with the garbage collector
 6. The geometry of our static SVG on the graphs of tests/viz_suite.py against dot on the same graphs: crossings,
    edges through nodes, overlapping or overflowing text, clipping, and layout times side by side
    (``--write-dot`` stores dot's counts for tests/test_viz_geometry.py).
+7. The same on 40 seeded random op mixes (tests/viz_suite.py ``op_mix``, 1 to 60 ops): geometry faults of our
+   SVG, and crossings ours against dot, totalled, with the graphs where ours has more.
 
 Ratios are printed as "x ours": how many times slower the peer is than our implementation of the same job.
 """
@@ -320,12 +322,12 @@ def lesson6_overhead(repeats: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="one timed repeat of each measurement")
-    parser.add_argument("--only", type=int, action="append", choices=(1, 2, 3, 4, 5, 6),
+    parser.add_argument("--only", type=int, action="append", choices=(1, 2, 3, 4, 5, 6, 7),
                         help="run only this section (2 runs 1 too: it draws 1's graph)")
     parser.add_argument("--write-dot", action="store_true",
                         help="section 6: write dot's counts to tests/data/dot_geometry.json (the geometry test's bound)")
     args = parser.parse_args()
-    run = set(args.only or (1, 2, 3, 4, 5, 6))
+    run = set(args.only or (1, 2, 3, 4, 5, 6, 7))
     repeats = 1 if args.quick else 7
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load {load:.2f}; best of {repeats}\n")
@@ -340,6 +342,8 @@ def main() -> None:
         lesson6_overhead(repeats)
     if 6 in run:
         geometry(args.write_dot)
+    if 7 in run:
+        random_geometry()
 
 
 # ------------------------------------------------------------------------------------------ 6. geometry vs dot
@@ -385,6 +389,28 @@ def geometry(write_dot: bool) -> None:
             json.dump(numbers, f, indent=1, sort_keys=True)
             f.write("\n")
         print(f"  wrote {os.path.normpath(DOT_NUMBERS)}")
+
+
+def random_geometry(seeds: int = 40) -> None:
+    """Section 7: our static SVG's faults and crossings against dot's on seeded random op mixes."""
+    import random
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
+    import viz_suite as vs
+    print(f"\n7. {seeds} seeded random op mixes (viz_suite.op_mix): geometry faults, crossings ours vs dot")
+    faults, ours, dots, worse = 0, 0, 0, []
+    for seed in range(seeds):
+        rng = random.Random(seed)
+        choices = [(rng.randrange(vs.OP_KINDS), rng.randrange(1000), rng.randrange(1000))
+                   for _ in range(rng.choice([1, 3, 8, 20, 40, 60]))]
+        model = vs.op_mix_model(choices)
+        counts = vs.measure_svg(to_svg(model))
+        faults += sum(counts[k] for k in ("through_nodes", "overflows", "overlaps", "outside"))
+        dot = vs.measure_dot(vs.drawn(model.snapshot()))["crossings"] if shutil.which("dot") else 0
+        ours, dots = ours + counts["crossings"], dots + dot
+        if counts["crossings"] > dot:
+            worse.append(f"seed {seed} ({counts['nodes']} nodes): {counts['crossings']} vs {dot}")
+    print(f"  geometry faults (edges through nodes, overflows, overlaps, clipped): {faults}")
+    print(f"  crossings: ours {ours}, dot {dots}; ours more on {len(worse)}: " + "; ".join(worse))
 
 
 if __name__ == "__main__":

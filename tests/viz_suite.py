@@ -241,6 +241,76 @@ def graph_cuts():
     return loss, {"w": w, "b": b, "h": h, "kept": kept, "scaled": scaled, "rebuilt": rebuilt, "loss": loss}
 
 
+OP_KINDS = 12
+
+
+def op_mix(choices: list, width: int = 3):
+    """A random graph from ``choices``, each ``(kind, i, j)``: op ``kind`` (of ``OP_KINDS``) on earlier values
+    ``i`` and ``j`` (taken modulo how many there are): products, sums, reuse ``a * a``, unary ops, Python numbers,
+    constants, views, multi-output ``unbind``/``split`` put back together, ``detach`` and ``no_grad`` cuts, a
+    shared ``nn.Linear``. Loose ends are summed into the result, so every op is drawn.
+
+    >>> op_mix([(2, 0, 0)]).grad_fn.name()  # (v0 * v0).sum() + leaves' sums
+    'AddBackward0'
+    """
+    torch.manual_seed(0)
+    vals = [torch.randn(width, requires_grad=True) for _ in range(3)]
+    used = set()
+    lin = nn.Linear(width, width)
+    for kind, i, j in choices:
+        i, j = i % len(vals), j % len(vals)
+        a, b = vals[i], vals[j]
+        used.update((i, j))
+        if kind == 0:
+            v = a * b
+        elif kind == 1:
+            v = a + b
+        elif kind == 2:
+            v = a * a
+        elif kind == 3:
+            v = a.tanh()
+        elif kind == 4:
+            v = a * 2.5
+        elif kind == 5:
+            v = a + torch.arange(float(width))
+        elif kind == 6:
+            v = a.view(width, 1).view(width)
+        elif kind == 7:
+            p, q, *rest = a.unbind(0)
+            v = torch.stack([q, *rest, p])
+        elif kind == 8:
+            p, q = a.split([1, width - 1])
+            v = torch.cat([q, p])
+        elif kind == 9:
+            v = a.detach() * b
+        elif kind == 10:
+            with torch.no_grad():
+                c = a * 3
+            v = c + b
+        else:
+            v = lin(a)
+        vals.append(v)
+    out = vals[-1].sum()
+    for k in range(len(vals) - 2, -1, -1):
+        if k not in used and vals[k].requires_grad:
+            out = out + vals[k].sum()
+    return out
+
+
+def op_mix_model(choices: list, grouped: bool = False):
+    """The drawing of :func:`op_mix`: with ``grouped``, recorded so its ``nn.Linear`` calls are module groups."""
+    from autograd_tutor import events
+    from autograd_tutor.viz import GraphModel
+    from autograd_tutor.viz.groups import ModuleCalls
+    if grouped:
+        with events.record() as trace:
+            out = op_mix(choices)
+        return GraphModel.from_trace(trace, namespace={"out": out})
+    model = GraphModel.from_tensor(op_mix(choices), namespace={})
+    model.grouping.calls = ModuleCalls()
+    return model
+
+
 SUITE = {f.__name__: f for f in (chain, fan_in, square, flagship, split, mlp_step, cnn_step, skip_connection,
                                   random_dag, constants, four_numbers, max_pool, graph_cuts)}
 #: Graphs built under events.record(), whose module calls group their nodes: (model, tensor) directly.
