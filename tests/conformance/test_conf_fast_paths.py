@@ -124,6 +124,10 @@ CASES = {
             print(loss, z.grad, loss.grad_fn._saved_total_weight)
         logp = torch.randn(0, 3).log_softmax(1)
         print(torch.nn.functional.nll_loss(logp, torch.zeros(0, dtype=torch.long)))
+        for target, ignored in (([0, 4, 1], -100), ([0, -1, 2], -100), ([-100, 5, 1], -100), ([-100, 2, 3], -100),
+                                ([-100, 1, 5], 5), ([-3, 1, 2], -3), ([1, 1, 1], 1)):
+            with expect():  # out of bounds (negative too), unless ignored
+                print(torch.nn.functional.cross_entropy(torch.ones(3, 4), torch.tensor(target), ignore_index=ignored))
         big = torch.tensor([[3e38, -3e38, 0.], [float("-inf")] * 3, [float("nan"), 0., 1.]])
         print(big.log_softmax(1), big.softmax(1))
     """,

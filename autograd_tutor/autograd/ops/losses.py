@@ -181,9 +181,11 @@ class NllLossBackward0(Function):
         rows = rows.reshape(-1, rows.shape[-1])
         y = target._data.reshape(-1).astype(np.int64, copy=False)
         valid = y != ignore_index
-        bad = valid & ((y < 0) | (y >= rows.shape[1]))
-        if bad.any():
-            raise IndexError(f"Target {y[bad][0]} is out of bounds.")
+        outside = y.view(np.uint64) >= rows.shape[1]  # y < 0 or y >= C in one comparison (a negative is >= 2**63)
+        if outside.any():
+            bad = valid & outside
+            if bad.any():
+                raise IndexError(f"Target {y[bad][0]} is out of bounds.")
         safe, w = _class_weights(y, None if weight is None else weight._data, ignore_index, d.dtype)
         picked = rows[np.arange(len(y)), safe]
         cascade = reduction and d.ndim >= 2 and len(y) <= _CASCADE_UP_TO  # torch's order: .item() shows its digits
