@@ -119,3 +119,19 @@ def test_one_errstate_for_a_row_function_leaves_its_bits():
         logs = np.log(sums.astype(np.float64)).astype(np.float32)[:, None]
     assert np.array_equal(_bits(log_softmax_rows(x)), _bits(shifted - logs))
     assert np.array_equal(_bits(softmax_rows(x)), _bits(e * (np.float32(1) / sums)[:, None]))
+
+
+def test_float32_fma_of_single_numbers_is_the_array_one():
+    """fma's short cut for three numbers (Python floats, NumPy scalars, 0-dim arrays) gives the bits and the type
+    (a NumPy scalar) of its array path, reached with 1-element arrays; float16 too."""
+    values = np.concatenate([_float32s(3000), np.float32([0, -0.0, np.inf, -np.inf, np.nan, 3.4e38, 1e-45])])
+    picks = RNG.integers(0, len(values), (20000, 3))
+    with np.errstate(all="ignore"):
+        for dtype in (np.float32, np.float16):
+            for i, j, k in picks:
+                a, b, c = values[i], values[j], values[k]
+                for args in ((a, float(b), np.array(c)), (float(a), b, float(c)), (np.array(a), np.array(b), c)):
+                    one = fma(*args, dtype=dtype)
+                    assert type(one) is np.dtype(dtype).type
+                    wide = fma(*(np.full(1, x, dtype) for x in args), dtype=dtype)
+                    assert one.tobytes() == wide.tobytes()
