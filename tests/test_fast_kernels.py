@@ -89,3 +89,49 @@ def test_nll_cascade_is_the_loop_sample_after_sample(n):
         got, want = _nll_cascade(picked, weights, valid), _cascade_by_loop(picked, weights, valid)
         assert [_bits(x) for x in got] == [_bits(x) for x in want]
         assert [type(x) for x in got] == [type(x) for x in want]
+
+
+def test_class_weights_without_weights_or_ignored_samples_are_the_masked_ones():
+    """The short cut of ``_class_weights`` (no class weights, nothing ignored) against its general path, reached
+    with weights of 1 (the same numbers, through the masking); and the general path where a sample is ignored."""
+    from autograd_tutor.autograd.ops.losses import _class_weights
+    for n in (0, 1, 32, 100):
+        y = RNG.integers(0, 5, n)
+        for dtype in (np.float32, np.float64):
+            fast, general = _class_weights(y, None, -100, dtype), _class_weights(y, np.ones(5), -100, dtype)
+            assert [a.dtype for a in fast] == [a.dtype for a in general]
+            assert all(np.array_equal(a, b) for a, b in zip(fast, general))
+    classes, weights = _class_weights(np.array([3, -100, 1]), None, -100, np.float32)
+    assert classes.tolist() == [3, 0, 1] and weights.tolist() == [1, 0, 1]
+
+
+def test_one_errstate_for_a_row_function_leaves_its_bits():
+    """softmax_rows and log_softmax_rows under their one ``np.errstate`` give the bits of the steps taken one by
+    one, each under its own (as before the short cut): sleef_exp, the lane sums, the log."""
+    from autograd_tutor.autograd.vector_math import _lane_sums, log_softmax_rows, softmax_rows
+    x = (RNG.standard_normal((64, 27)) * 20).astype(np.float32)
+    x[0, :3], x[1], x[2, 0] = (np.inf, 1, 2), -np.inf, np.nan
+    with np.errstate(invalid="ignore"):
+        shifted = x - x.max(axis=1, keepdims=True)
+    e = sleef_exp(shifted)
+    sums = _lane_sums(e)
+    with np.errstate(divide="ignore"):
+        logs = np.log(sums.astype(np.float64)).astype(np.float32)[:, None]
+    assert np.array_equal(_bits(log_softmax_rows(x)), _bits(shifted - logs))
+    assert np.array_equal(_bits(softmax_rows(x)), _bits(e * (np.float32(1) / sums)[:, None]))
+
+
+def test_float32_fma_of_single_numbers_is_the_array_one():
+    """fma's short cut for three numbers (Python floats, NumPy scalars, 0-dim arrays) gives the bits and the type
+    (a NumPy scalar) of its array path, reached with 1-element arrays; float16 too."""
+    values = np.concatenate([_float32s(3000), np.float32([0, -0.0, np.inf, -np.inf, np.nan, 3.4e38, 1e-45])])
+    picks = RNG.integers(0, len(values), (20000, 3))
+    with np.errstate(all="ignore"):
+        for dtype in (np.float32, np.float16):
+            for i, j, k in picks:
+                a, b, c = values[i], values[j], values[k]
+                for args in ((a, float(b), np.array(c)), (float(a), b, float(c)), (np.array(a), np.array(b), c)):
+                    one = fma(*args, dtype=dtype)
+                    assert type(one) is np.dtype(dtype).type
+                    wide = fma(*(np.full(1, x, dtype) for x in args), dtype=dtype)
+                    assert one.tobytes() == wide.tobytes()

@@ -17,9 +17,17 @@ def fma(a, b, c, dtype=np.float32) -> np.ndarray:
     In float64 the product is split exactly into ``p + e`` (Dekker) and the sum into ``s + t`` (Knuth), so that
     ``s + (t + e)`` is ``a * b + c`` rounded once. A narrower dtype (float32, float16) takes a shortcut: the product
     of two float32 values is exact in float64, so ``a * b + c`` is computed there and rounded back. Python floats
-    are taken as ``dtype`` constants first."""
+    are taken as ``dtype`` constants first.
+
+    Fast path: three single numbers (SGD's step on a 0-dim parameter) in a narrow dtype go through Python floats,
+    which are float64 numbers too: the same product, sum and one rounding, without NumPy's per-call cost.
+    (Python's float arithmetic gives inf * 0's nan without NumPy's warning, as torch does.)"""
+    kind = np.dtype(dtype)
+    if kind.itemsize < 8 and _one_number(a) and _one_number(b) and _one_number(c):
+        number = kind.type
+        return number(float(number(a)) * float(number(b)) + float(number(c)))
     a, b, c = np.asarray(a, dtype), np.asarray(b, dtype), np.asarray(c, dtype)
-    if np.dtype(dtype).itemsize < 8:
+    if kind.itemsize < 8:
         return (np.multiply(a, b, dtype=np.float64) + c).astype(dtype)
     p = a * b
     (ah, al), (bh, bl) = _halves(a), _halves(b)
@@ -28,6 +36,14 @@ def fma(a, b, c, dtype=np.float32) -> np.ndarray:
     back = s - p
     t = (p - (s - back)) + (c - back)
     return (s + (t + e)).astype(dtype)
+
+
+_NUMBER_TYPES = (float, int, np.float32, np.float16, np.float64)
+
+
+def _one_number(x) -> bool:
+    """A Python or NumPy number, or a 0-dim array."""
+    return type(x) in _NUMBER_TYPES or type(x) is np.ndarray and x.ndim == 0
 
 
 def _halves(x: np.ndarray) -> tuple:

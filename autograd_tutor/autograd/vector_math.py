@@ -34,28 +34,33 @@ def sleef_exp(d: np.ndarray) -> np.ndarray:
     rounded once to float32. Every step works on arrays of one dtype with Python-float constants: on a batch of
     logits NumPy's cost is per call, and calls that mix dtypes or take NumPy scalars cost twice as much."""
     with np.errstate(invalid="ignore", over="ignore"):
-        q = np.rint(d * 1.4426950408889634).astype(np.int32)  # the Python float taken as float32, as in SLEEF
-        qf = q.astype(np.float64)  # q fits float32 exactly (it is a rounded float32), so float64 holds the same
-        t = qf * -0.693145751953125
-        t += d.astype(np.float64)
-        s = t.astype(np.float32)  # fma(q, -ln2_high, d)
-        t = qf * _LN2_LOW
-        t += s.astype(np.float64)
-        s = t.astype(np.float32)  # fma(q, -ln2_low, s)
-        s64 = s.astype(np.float64)
-        u = _EXP_FIRST
-        for c in _EXP_POLYNOMIAL:  # u = fma(u, s, c), kept in float64 between the roundings
-            t = s64 * u
-            t += c
-            u = t.astype(np.float32).astype(np.float64)
-        u *= np.square(s).astype(np.float64)  # fma(s * s, u, s), s * s rounded to float32
-        u += s64
-        u = u.astype(np.float32)
-        u += 1.0
-        # times 2**q rounded once (SLEEF multiplies by 2**(q//2) and 2**(q - q//2): the same for every q)
-        e = np.ldexp(u, q)
-        np.putmask(e, d < -104.0, 0.0)
-        return e
+        return _sleef_exp(d)
+
+
+def _sleef_exp(d: np.ndarray) -> np.ndarray:
+    """:func:`sleef_exp` without its ``np.errstate`` (a few microseconds a call): for callers that hold one already."""
+    q = np.rint(d * 1.4426950408889634).astype(np.int32)  # the Python float taken as float32, as in SLEEF
+    qf = q.astype(np.float64)  # q fits float32 exactly (it is a rounded float32), so float64 holds the same
+    t = qf * -0.693145751953125
+    t += d.astype(np.float64)
+    s = t.astype(np.float32)  # fma(q, -ln2_high, d)
+    t = qf * _LN2_LOW
+    t += s.astype(np.float64)
+    s = t.astype(np.float32)  # fma(q, -ln2_low, s)
+    s64 = s.astype(np.float64)
+    u = _EXP_FIRST
+    for c in _EXP_POLYNOMIAL:  # u = fma(u, s, c), kept in float64 between the roundings
+        t = s64 * u
+        t += c
+        u = t.astype(np.float32).astype(np.float64)
+    u *= np.square(s).astype(np.float64)  # fma(s * s, u, s), s * s rounded to float32
+    u += s64
+    u = u.astype(np.float32)
+    u += 1.0
+    # times 2**q rounded once (SLEEF multiplies by 2**(q//2) and 2**(q - q//2): the same for every q)
+    e = np.ldexp(u, q)
+    np.putmask(e, d < -104.0, 0.0)
+    return e
 
 
 def _lane_sums(e: np.ndarray) -> np.ndarray:
@@ -77,20 +82,26 @@ def _lane_sums(e: np.ndarray) -> np.ndarray:
 
 
 def _shifted_exp(x: np.ndarray) -> tuple:
-    with np.errstate(invalid="ignore"):  # a row of -inf: nan, as in torch, without NumPy's warning
-        shifted = x - x.max(axis=1, keepdims=True)
-    return shifted, sleef_exp(shifted)
+    """``x - max`` of each row and its :func:`sleef_exp`; the caller holds ``np.errstate`` (a row of -inf gives
+    nan, as in torch, without NumPy's warning)."""
+    shifted = x - x.max(axis=1, keepdims=True)
+    return shifted, _sleef_exp(shifted)
+
+
+#: one ``np.errstate`` for a whole row function (each costs a few microseconds; torch warns of none of these)
+_QUIET = dict(invalid="ignore", over="ignore", divide="ignore")
 
 
 def softmax_rows(x: np.ndarray) -> np.ndarray:
     """softmax of each row of a float32 matrix, torch's bits."""
-    _, e = _shifted_exp(x)
-    return e * (_F32(1) / _lane_sums(e))[:, None]
+    with np.errstate(**_QUIET):
+        _, e = _shifted_exp(x)
+        return e * (_F32(1) / _lane_sums(e))[:, None]
 
 
 def log_softmax_rows(x: np.ndarray) -> np.ndarray:
     """log_softmax of each row of a float32 matrix: torch's sum; the log of it correctly rounded (torch's SLEEF
     ``logf`` nearly always is)."""
-    shifted, e = _shifted_exp(x)
-    with np.errstate(divide="ignore"):
+    with np.errstate(**_QUIET):
+        shifted, e = _shifted_exp(x)
         return shifted - np.log(_lane_sums(e).astype(np.float64)).astype(np.float32)[:, None]

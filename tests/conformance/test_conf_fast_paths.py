@@ -103,6 +103,34 @@ CASES = {
             lin.missing
         print(lin.weight.shape, lin.bias.shape, type(lin).__name__)
     """,
+    "cross-entropy-with-every-sample-counted-and-its-divisions": """
+        # the fast path (no class weights, no sample ignored) beside the masked ones, each to the last bit
+        torch.manual_seed(0)
+        x = (torch.randn(32, 27) * 3).requires_grad_()
+        y = torch.randint(0, 27, (32,))
+        w = torch.rand(27)
+        for kwargs in ({}, {"reduction": "sum"}, {"reduction": "none"}, {"ignore_index": int(y[0])},
+                       {"weight": w}, {"weight": w, "ignore_index": int(y[1])}, {"label_smoothing": 0.2}):
+            x.grad = None
+            loss = torch.nn.functional.cross_entropy(x, y, **kwargs)
+            loss.sum().backward()
+            print(list(kwargs), f"{loss.detach().sum().item():.4f}", x.grad[0], loss.grad_fn._saved_total_weight)
+        # a total weight of 0 (every sample ignored, or weighted 0) and of inf: nan and inf without a warning
+        for target, weight in ((torch.full((4,), -100), None), (torch.zeros(4, dtype=torch.long), torch.zeros(3)),
+                               (torch.zeros(4, dtype=torch.long), torch.tensor([float("inf"), 1., 1.]))):
+            z = torch.randn(4, 3, requires_grad=True)
+            loss = torch.nn.functional.cross_entropy(z, target, weight=weight)
+            loss.backward()
+            print(loss, z.grad, loss.grad_fn._saved_total_weight)
+        logp = torch.randn(0, 3).log_softmax(1)
+        print(torch.nn.functional.nll_loss(logp, torch.zeros(0, dtype=torch.long)))
+        for target, ignored in (([0, 4, 1], -100), ([0, -1, 2], -100), ([-100, 5, 1], -100), ([-100, 2, 3], -100),
+                                ([-100, 1, 5], 5), ([-3, 1, 2], -3), ([1, 1, 1], 1)):
+            with expect():  # out of bounds (negative too), unless ignored
+                print(torch.nn.functional.cross_entropy(torch.ones(3, 4), torch.tensor(target), ignore_index=ignored))
+        big = torch.tensor([[3e38, -3e38, 0.], [float("-inf")] * 3, [float("nan"), 0., 1.]])
+        print(big.log_softmax(1), big.softmax(1))
+    """,
 }
 
 

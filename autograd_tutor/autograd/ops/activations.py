@@ -27,8 +27,8 @@ from .backward_formulas import (AddBackward1, LogSoftmaxBackwardDataBackward0, S
                                 SoftmaxBackwardDataBackward0)
 from .elementwise import erf
 from .losses import _log_sigmoid, _reduce, by_kernel_path
-from .numerics import (_float, _FLOAT32, _is_tensor, _needs_array_only, _one_at_a_time, _promote, _rounded, _sum_keep,
-                       _zeros)
+from .numerics import (_float, _FLOAT32, _is_tensor, _needs_array_only, _one_at_a_time, _promote, _rounded,
+                       _rounded_once, _sum_keep, _zeros)
 
 __all__ = ["SoftmaxBackward0", "LogSoftmaxBackward0", "LeakyReluBackward0", "LeakyReluBackward1",
            "LeakyReluBackwardBackward0", "GeluBackward0", "GeluBackwardBackward0", "SiluBackward0", "SoftplusBackward0",
@@ -81,7 +81,8 @@ class LogSoftmaxBackward0(Function):
         z = ctx._unpack("result", _is_tensor(g))
         if _is_tensor(g):
             return LogSoftmaxBackwardDataBackward0.apply(g, z, dim=ctx.dim)
-        return g - _rounded(np.exp, z) * _sum_keep(g, ctx.dim)
+        # z = log softmax is at most 0 (or nan): its exp cannot overflow, so no np.errstate is needed
+        return g - _rounded_once(np.exp, z) * _sum_keep(g, ctx.dim)
 
 
 def _floating(x, kernel: str) -> np.ndarray:

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import functools
+import math
 
 import numpy as np
 
@@ -70,11 +71,30 @@ def by_kernel_path(d: np.ndarray, vector: np.ndarray, scalar, g) -> np.ndarray:
 
 
 def _class_weights(target: np.ndarray, weight, ignore_index: int, dtype) -> tuple:
-    """Each sample's class (0 where ignored) and its weight (0 where ignored), for a 1-D target."""
+    """Each sample's class (0 where ignored) and its weight (0 where ignored), for a 1-D target.
+
+    Fast path: without class weights and with no sample ignored (a training loop's usual call) the classes are
+    the target itself and every weight is 1, which is what the masking below gives then: it is skipped."""
     valid = target != ignore_index
+    if weight is None and valid.all():
+        return target, np.ones(target.shape, dtype)
     safe = np.where(valid, target, 0)
     w = weight.reshape(-1)[safe].astype(dtype) if weight is not None else np.ones(target.shape, dtype)
     return safe, w * valid
+
+
+def _divided(a, b):
+    """``a / b`` for a total weight ``b``: nan or inf where ``b`` is 0 or inf, as in torch, without NumPy's warnings.
+
+    A finite nonzero ``b`` can raise no divide or invalid warning, so the (costly) ``np.errstate`` is left out then.
+
+    >>> float(_divided(np.float32(1), np.float32(0))), float(_divided(np.float32(3), np.float32(2)))
+    (inf, 1.5)
+    """
+    if b != 0 and math.isfinite(b):
+        return a / b
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return a / b
 
 
 def _signed(index: int) -> int:
@@ -161,9 +181,11 @@ class NllLossBackward0(Function):
         rows = rows.reshape(-1, rows.shape[-1])
         y = target._data.reshape(-1).astype(np.int64, copy=False)
         valid = y != ignore_index
-        bad = valid & ((y < 0) | (y >= rows.shape[1]))
-        if bad.any():
-            raise IndexError(f"Target {y[bad][0]} is out of bounds.")
+        outside = y.view(np.uint64) >= rows.shape[1]  # y < 0 or y >= C in one comparison (a negative is >= 2**63)
+        if outside.any():
+            bad = valid & outside
+            if bad.any():
+                raise IndexError(f"Target {y[bad][0]} is out of bounds.")
         safe, w = _class_weights(y, None if weight is None else weight._data, ignore_index, d.dtype)
         picked = rows[np.arange(len(y)), safe]
         cascade = reduction and d.ndim >= 2 and len(y) <= _CASCADE_UP_TO  # torch's order: .item() shows its digits
@@ -178,8 +200,7 @@ class NllLossBackward0(Function):
                  reduction=reduction, ignore_index=ignore_index % 2 ** 64)  # torch shows it as unsigned
         if reduction == 0:
             return losses.reshape(target._data.shape) if d.ndim >= 2 else losses.reshape(())
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return loss_sum if reduction == 2 else loss_sum / total
+        return loss_sum if reduction == 2 else _divided(loss_sum, total)
 
     @staticmethod
     def backward(ctx, g):
@@ -192,8 +213,7 @@ class NllLossBackward0(Function):
         coef = np.zeros((len(y), shape[-1]), x.dtype)
         coef[np.arange(len(y)), safe] = 0 - w  # 0 - 0 is 0., where -0. would print -0.0000 for an ignored row
         if ctx.reduction == 1:  # torch divides g first, then multiplies by the weight: the same last bit
-            with np.errstate(invalid="ignore", divide="ignore"):
-                g = g / ctx._unpack("total_weight", False)
+            g = _divided(g, ctx._unpack("total_weight", False))
         if ctx.reduction == 0:
             g = g.reshape(-1, 1)
         grad = (coef * g).reshape(shape)

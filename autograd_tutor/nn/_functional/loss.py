@@ -170,8 +170,12 @@ def _check_nll(input: Tensor, target: Tensor, weight: Tensor | None) -> None:
         _check_weight_dtype(input, weight)
 
 
+#: the target dtypes nll_loss takes, as dtypes (``dtype in (np.int64, ...)`` converts each type first: slower)
+_TARGET_DTYPES = (np.dtype(np.int64), np.dtype(np.uint8))
+
+
 def _check_target_dtype(target: Tensor) -> None:
-    if target._data.dtype not in (np.int64, np.uint8):
+    if target._data.dtype not in _TARGET_DTYPES:
         raise RuntimeError(f"expected target dtype to be Long or Byte, but got {kind_name(target._data)}")
 
 
