@@ -612,9 +612,12 @@ def tensordot(a, b, dims=2, out=None) -> Tensor:
     rows = int(np.prod([a.shape[d] for d in free_a]))
     inner = int(np.prod([a.shape[d] for d in dims_a]))
     cols = int(np.prod([b.shape[d] for d in free_b]))
-    left = a.permute(*free_a, *dims_a).reshape(rows, inner)
-    right = b.permute(*dims_b, *free_b).reshape(inner, cols)
-    result = left.mm(right).reshape(*[a.shape[d] for d in free_a], *[b.shape[d] for d in free_b])
+    if not free_a and not free_b:  # every dim summed: one dot product of the two flattened, as torch
+        result = a.permute(*dims_a).reshape(inner).dot(b.permute(*dims_b).reshape(inner)).reshape(())
+    else:
+        left = a.permute(*free_a, *dims_a).reshape(rows, inner)
+        right = b.permute(*dims_b, *free_b).reshape(inner, cols)
+        result = left.mm(right).reshape(*[a.shape[d] for d in free_a], *[b.shape[d] for d in free_b])
     if out is not None:
         return out.copy_(result) if out.shape == result.shape else out.resize_as_(result).copy_(result)
     return result

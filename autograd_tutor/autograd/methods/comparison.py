@@ -145,13 +145,13 @@ class ComparisonMethods:
     def logical_and_(self, other):
         """In place: 1 (True) where both are non-zero, else 0, in this tensor's dtype. Not differentiable, so
         never recorded (torch allows it even on a leaf that requires grad)."""
-        return self._write_unrecorded(self.logical_and(other))
+        return self._write_unrecorded(self._logical_pair(other, np.logical_and, "logical_and_"))
 
     def logical_or_(self, other):
-        return self._write_unrecorded(self.logical_or(other))
+        return self._write_unrecorded(self._logical_pair(other, np.logical_or, "logical_or_"))
 
     def logical_xor_(self, other):
-        return self._write_unrecorded(self.logical_xor(other))
+        return self._write_unrecorded(self._logical_pair(other, np.logical_xor, "logical_xor_"))
 
     def logical_not_(self):
         return self._write_unrecorded(self.logical_not())

@@ -86,7 +86,7 @@ class ElementwiseMethods:
         finite numbers): ``torch.tensor([float('nan'), float('inf')]).nan_to_num()`` is
         ``tensor([0.0000e+00, 3.4028e+38])``. Integer and bool tensors are copied unchanged."""
         for name, value in (("nan", nan), ("posinf", posinf), ("neginf", neginf)):
-            if value is not None and (isinstance(value, (bool, str)) or not isinstance(value, (int, float))):
+            if value is not None and not isinstance(value, (int, float)):
                 raise TypeError(f"nan_to_num(): argument '{name}' must be float, not {type(value).__name__}")
         return NanToNumBackward0.apply(self, nan=nan, posinf=posinf, neginf=neginf)
 

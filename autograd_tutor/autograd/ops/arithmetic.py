@@ -175,9 +175,9 @@ class DivBackward2(Function):
     def backward(ctx, g):
         __tracebackhide__ = ENGINE_FRAME
         t = _is_tensor(g)
+        a, b = ctx._unpack("self", t), ctx._unpack("other", t)
         if ctx.rounding_mode is not None:
             return g * 0, g * 0
-        a, b = ctx._unpack("self", t), ctx._unpack("other", t)
         with np.errstate(divide="ignore", invalid="ignore"):
             return g / b, -g * ((a / b) / b)
 
