@@ -662,9 +662,10 @@ class MaskedFillBackward0(indexing.MaskedFillBackward0):
 
     @staticmethod
     def backward(ctx, g):
+        mask = ctx._unpack("mask", False)
         if _is_tensor(g):
-            return MaskedFillBackward0.apply(g, mask=np.broadcast_to(ctx.mask, g._data.shape), value=0)
-        return np.where(ctx.mask, 0, g).astype(g.dtype, copy=False)
+            return MaskedFillBackward0.apply(g, mask=np.broadcast_to(mask, g._data.shape), value=0)
+        return np.where(mask, 0, g).astype(g.dtype, copy=False)
 
 
 class NanToNumBackward0(Function):
