@@ -4,7 +4,8 @@
 ``F.hardsigmoid``, ``F.threshold``, ``F.softsign``, ``F.tanhshrink``, ``F.softmin`` and their modules; the
 schedulers LinearLR, ConstantLR, MultiplicativeLR, PolynomialLR, SequentialLR; ``ConcatDataset``,
 ``SubsetRandomSampler``, ``WeightedRandomSampler``; ``Module.get_submodule`` / ``get_parameter`` /
-``get_buffer``. Run in torch and autograd_tutor: values, gradients, graphs, printed results and errors."""
+``get_buffer``; ``nn.init.eye_`` / ``dirac_``. Run in torch and autograd_tutor: values, gradients, graphs,
+printed results and errors."""
 import pytest
 
 from test_conf_ops import LEAVES, PROGRAM
@@ -228,3 +229,27 @@ val(loss, net[0].weight.grad, net[2].bias.grad)
 
 def test_modules(conform):
     conform(MODULES)
+
+
+INIT = """
+nn = torch.nn
+w = torch.empty(3, 4, requires_grad=True)
+print(nn.init.eye_(w), w._version, nn.init.eye_(torch.empty(4, 2, dtype=torch.float64)))
+print(nn.init.dirac_(torch.empty(2, 2, 3)), nn.init.dirac_(torch.empty(4, 2, 3, 3), groups=2)[:, :, 1],
+      nn.init.dirac_(torch.empty(2, 2, 1, 3, 3)).sum())
+torch.manual_seed(0)
+conv = nn.Conv2d(3, 3, 3, padding=1, bias=False)
+nn.init.dirac_(conv.weight)
+x = torch.randn(1, 3, 4, 4)
+print(torch.equal(conv(x), x))
+lin = nn.Linear(3, 3, bias=False)
+nn.init.eye_(lin.weight)
+print(lin.weight.requires_grad, lin(torch.ones(3)))
+with expect(): nn.init.eye_(torch.empty(3))
+with expect(): nn.init.dirac_(torch.empty(3, 3))
+with expect(): nn.init.dirac_(torch.empty(3, 2, 3), groups=2)
+"""
+
+
+def test_init(conform):
+    conform(INIT)
