@@ -565,3 +565,63 @@ def block_diag(*tensors) -> Tensor:
 
 bincount = _method("bincount")
 __all__ += ["block_diag", "bincount"]
+
+
+isinf, isfinite, isposinf, isneginf = (_method(n) for n in ("isinf", "isfinite", "isposinf", "isneginf"))
+nan_to_num = takes_out(_method("nan_to_num"))
+__all__ += ["isinf", "isfinite", "isposinf", "isneginf", "nan_to_num"]
+
+
+def tensordot(a, b, dims=2, out=None) -> Tensor:
+    """Sum the products over the dims ``dims[0]`` of ``a`` paired with ``dims[1]`` of ``b`` (an int n: the last n of
+    ``a`` with the first n of ``b``); the result has a's other dims, then b's. As torch: each side permuted so the
+    summed dims meet, reshaped to a matrix, one ``mm``, viewed back.
+
+    >>> import autograd_tutor as torch
+    >>> torch.tensordot(torch.ones(2, 3), torch.ones(3, 4), dims=1).shape
+    torch.Size([2, 4])
+    >>> torch.tensordot(torch.arange(6.).view(2, 3), torch.arange(6.).view(2, 3), dims=([0, 1], [0, 1]))
+    tensor(55.)
+    """
+    if not isinstance(dims, (tuple, list, Tensor, builtins.int)):
+        raise RuntimeError("tensordot expects dims to be int or tuple[list[int], list[int]] or list[list[int]] "
+                           f"containing two lists, but got dims={dims}")
+    if isinstance(dims, Tensor):
+        dims = dims.tolist() if dims.numel() > 1 else builtins.int(dims.item())
+    if isinstance(dims, builtins.int):
+        if dims < 0:
+            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        if dims > builtins.min(a.dim(), b.dim()):
+            raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
+        dims = (list(range(-dims, 0)), list(range(dims)))
+    dims_a, dims_b = ([d] if isinstance(d, builtins.int) else list(d) for d in dims)
+    if len(dims_a) != len(dims_b):
+        raise RuntimeError("both dimension lists should have same length")
+    dims_a, dims_b = [_dim(d, a.ndim) for d in dims_a], [_dim(d, b.ndim) for d in dims_b]
+    for da, db in zip(dims_a, dims_b):
+        if a.shape[da] != b.shape[db] and 1 not in (a.shape[da], b.shape[db]):
+            raise RuntimeError(f"contracted dimensions need to match, but first has size {a.shape[da]} in dim "
+                               f"{da} and second has size {b.shape[db]} in dim {db}")
+    for i, (da, db) in enumerate(zip(dims_a, dims_b)):  # a size 1 against a size n: sum the n first, as torch
+        if b.shape[db] == 1 and a.shape[da] != 1:
+            a = a.sum(da, keepdim=True)
+        elif a.shape[da] == 1 and b.shape[db] != 1:
+            b = b.sum(db, keepdim=True)
+    free_a = [d for d in range(a.ndim) if d not in dims_a]
+    free_b = [d for d in range(b.ndim) if d not in dims_b]
+    rows = int(np.prod([a.shape[d] for d in free_a]))
+    inner = int(np.prod([a.shape[d] for d in dims_a]))
+    cols = int(np.prod([b.shape[d] for d in free_b]))
+    if not free_a and not free_b:  # every dim summed: one dot product of the two flattened, as torch
+        result = a.permute(*dims_a).reshape(inner).dot(b.permute(*dims_b).reshape(inner)).reshape(())
+    else:
+        left = a.permute(*free_a, *dims_a).reshape(rows, inner)
+        right = b.permute(*dims_b, *free_b).reshape(inner, cols)
+        result = left.mm(right).reshape(*[a.shape[d] for d in free_a], *[b.shape[d] for d in free_b])
+    if out is not None:
+        return out.copy_(result) if out.shape == result.shape else out.resize_as_(result).copy_(result)
+    return result
+
+
+kron, histc = _method("kron"), takes_out(_method("histc"))
+__all__ += ["kron", "tensordot", "histc"]

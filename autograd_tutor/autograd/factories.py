@@ -132,8 +132,8 @@ def tensor(data, dtype=None, device=None, requires_grad=False) -> Tensor:
 def as_tensor(data, dtype=None, device=None) -> Tensor:
     """Like :func:`tensor`, but a tensor of the right dtype or a NumPy array is used without copying."""
     check_cpu(device)
-    if isinstance(data, Tensor) and (dtype is None or dtype.np == data._data.dtype):
-        return data
+    if isinstance(data, Tensor):  # another dtype: a converted copy, in the graph (ToCopyBackward0), no warning
+        return data if dtype is None or dtype.np == data._data.dtype else data.to(dtype)
     if isinstance(data, np.ndarray) and (dtype is None or dtype.np == data.dtype):
         return from_numpy(data)
     return tensor(data, dtype=dtype)

@@ -19,6 +19,7 @@ from .modules import (ELU, GELU, SELU, AdaptiveAvgPool1d, AdaptiveAvgPool2d, Ada
                       LogSigmoid, LogSoftmax, MaxPool1d, MaxPool2d, Mish, Module, ModuleDict, ModuleList, MSELoss,
                       NLLLoss, ParameterDict, ParameterList, ReLU, ReLU6, Sequential, Sigmoid, SiLU, SmoothL1Loss,
                       Softmax, Softplus, Tanh, Unflatten, ZeroPad1d, ZeroPad2d)
+from .modules import GLU, Hardsigmoid, Hardswish, Softmin, Softsign, Tanhshrink, Threshold
 from .parameter import Parameter
 
 __all__ = ["Parameter", "Module", "Identity", "Linear", "Bilinear", "Flatten", "Unflatten", "Dropout", "Sequential", "ModuleList",
@@ -28,4 +29,5 @@ __all__ = ["Parameter", "Module", "Identity", "Linear", "Bilinear", "Flatten", "
            "Conv1d", "Conv2d", "MaxPool1d", "MaxPool2d", "AvgPool2d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d",
            "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AvgPool1d", "ConstantPad1d", "ConstantPad2d", "ZeroPad1d",
            "ZeroPad2d", "CosineSimilarity", "Hardtanh", "ReLU6", "LogSigmoid", "SELU", "Mish", "HuberLoss",
-           "KLDivLoss", "Dropout2d", "functional", "init", "utils"]
+           "KLDivLoss", "Dropout2d", "Softmin", "Softsign", "Tanhshrink", "Threshold", "GLU", "Hardsigmoid",
+           "Hardswish", "functional", "init", "utils"]

@@ -17,6 +17,8 @@ The functions live by family in ``nn/_functional/`` (``activation.py``, ``loss.p
 from ._functional.activation import (elu, elu_, gelu, hardtanh, hardtanh_, leaky_relu, leaky_relu_, log_softmax,
                                      logsigmoid, mish, relu, relu6, relu_, selu, selu_, sigmoid, silu, softmax,
                                      softplus, tanh)
+from ._functional.activation import (glu, hardsigmoid, hardswish, softmin, softsign, tanhshrink, threshold,
+                                     threshold_)
 from ._functional.adaptive_pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool1d,
                                            adaptive_max_pool2d, avg_pool1d)
 from ._functional.conv import conv1d, conv2d
@@ -36,4 +38,5 @@ __all__ = ["linear", "bilinear", "dropout", "dropout2d", "relu", "relu_", "leaky
            "batch_norm", "conv1d", "conv2d", "max_pool1d", "max_pool2d", "avg_pool2d", "pad", "normalize",
            "cosine_similarity", "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool1d",
            "adaptive_max_pool2d", "avg_pool1d", "relu6", "hardtanh", "hardtanh_", "logsigmoid", "selu", "selu_", "mish",
-           "huber_loss", "kl_div"]
+           "huber_loss", "kl_div", "softmin", "softsign", "tanhshrink", "threshold", "threshold_", "glu",
+           "hardsigmoid", "hardswish"]

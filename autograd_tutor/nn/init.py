@@ -23,7 +23,7 @@ from ..autograd import random
 from ..autograd.tensor import Tensor
 
 __all__ = ["calculate_gain", "uniform_", "normal_", "constant_", "zeros_", "ones_", "xavier_uniform_",
-           "xavier_normal_", "kaiming_uniform_", "kaiming_normal_"]
+           "xavier_normal_", "kaiming_uniform_", "kaiming_normal_", "eye_", "dirac_"]
 
 
 def _fill(tensor: Tensor, values) -> Tensor:
@@ -134,3 +134,33 @@ def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = "fan_in",
     if _no_elements(tensor):
         return tensor
     return normal_(tensor, 0.0, calculate_gain(nonlinearity, a) / math.sqrt(_fan(tensor, mode)), generator)
+
+
+def eye_(tensor: Tensor) -> Tensor:
+    """The identity matrix, ones on the diagonal of a 2-D weight: a Linear layer that starts as "pass through".
+
+    >>> import autograd_tutor as torch
+    >>> eye_(torch.empty(2, 3))
+    tensor([[1., 0., 0.],
+            [0., 1., 0.]])
+    """
+    if tensor.ndim != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    return _fill(tensor, np.eye(*tensor.shape))
+
+
+def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
+    """A convolution kernel that passes its input through: weight[c, c] is 1 at the kernel's centre and 0
+    elsewhere (per group of output channels), for 3-, 4- and 5-D weights."""
+    if tensor.ndim not in (3, 4, 5):
+        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    sizes = tensor.shape
+    if sizes[0] % groups != 0:
+        raise ValueError("dim 0 must be divisible by groups")
+    per_group = sizes[0] // groups
+    values = np.zeros(sizes)
+    centre = tuple(size // 2 for size in sizes[2:])
+    for g in range(groups):
+        for d in range(min(per_group, sizes[1])):
+            values[(g * per_group + d, d, *centre)] = 1
+    return _fill(tensor, values)

@@ -14,7 +14,7 @@ from ... import events
 from .. import grad_mode
 from ..dtypes import CPP_NAMES, kind_name
 from ..ops.arithmetic import (_check_tensors, _remainder, AddBackward0, AddcdivBackward0, AddcmulBackward0,
-                              DivBackward0, FmodBackward0, FmodBackward1, LerpBackward0, LerpBackward1, MulBackward0,
+                              DivBackward0, DivBackward2, FmodBackward0, FmodBackward1, LerpBackward0, LerpBackward1, MulBackward0,
                               NegBackward0, NotImplementedNode, PowBackward0, PowBackward1, PowBackward2,
                               ReciprocalBackward0, RemainderBackward0, RemainderBackward1, RsubBackward1, SubBackward0,
                               XlogyBackward0)
@@ -228,8 +228,18 @@ class ArithmeticMethods:
     def mul(self, other):
         return self * other
 
-    def div(self, other):
-        return self / other
+    def div(self, other, *, rounding_mode=None):
+        """``self / other``; with ``rounding_mode`` "trunc" or "floor" the quotient rounded toward zero or toward
+        minus infinity (one DivBackward2 node, as torch records any explicit ``rounding_mode``)."""
+        if rounding_mode is None:
+            return self / other
+        if rounding_mode not in ("trunc", "floor"):
+            raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+                             f"'{rounding_mode}'")
+        other = _wrap(other)
+        self._integer_zero_division(other)
+        _broadcast_shape(self._data.shape, other._data.shape)
+        return DivBackward2.apply(self, other, rounding_mode=rounding_mode)
 
     def pow(self, exponent):
         return self ** exponent

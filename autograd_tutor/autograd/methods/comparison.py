@@ -142,6 +142,29 @@ class ComparisonMethods:
     def logical_not(self):
         return Tensor._make(np.logical_not(self._data))
 
+    def logical_and_(self, other):
+        """In place: 1 (True) where both are non-zero, else 0, in this tensor's dtype. Not differentiable, so
+        never recorded (torch allows it even on a leaf that requires grad)."""
+        return self._write_unrecorded(self._logical_pair(other, np.logical_and, "logical_and_"))
+
+    def logical_or_(self, other):
+        return self._write_unrecorded(self._logical_pair(other, np.logical_or, "logical_or_"))
+
+    def logical_xor_(self, other):
+        return self._write_unrecorded(self._logical_pair(other, np.logical_xor, "logical_xor_"))
+
+    def logical_not_(self):
+        return self._write_unrecorded(self.logical_not())
+
+    def _write_unrecorded(self, result: Tensor) -> Tensor:
+        """Write ``result`` into this tensor's storage (a new version), leaving its graph as it is."""
+        if result._data.shape != self._data.shape:
+            raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape "
+                               f"{list(result.shape)}")
+        self._data[...] = result._data
+        self._vbox[0] += 1
+        return self
+
     def _logical_pair(self, other, fn, name: str, position: int = 1):
         if not isinstance(other, Tensor):
             raise TypeError(f"{name}(): argument 'other' (position {position}) must be Tensor, not "
@@ -162,4 +185,19 @@ class ComparisonMethods:
 
     def isnan(self):
         return Tensor._make(np.isnan(self._data))
+
+    def isinf(self):
+        """True at +inf and -inf (never for integers): ``torch.tensor([1., inf, -inf]).isinf()`` is
+        ``tensor([False,  True,  True])``."""
+        return Tensor._make(np.isinf(self._data))
+
+    def isposinf(self):
+        return Tensor._make(np.isposinf(self._data) if self._data.dtype.kind == "f" else np.zeros(self.shape, bool))
+
+    def isneginf(self):
+        return Tensor._make(np.isneginf(self._data) if self._data.dtype.kind == "f" else np.zeros(self.shape, bool))
+
+    def isfinite(self):
+        """True where the entry is neither nan nor infinite."""
+        return Tensor._make(np.isfinite(self._data))
 

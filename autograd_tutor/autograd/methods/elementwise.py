@@ -11,6 +11,7 @@ from ..ops.elementwise import (AbsBackward0, AcosBackward0, AsinBackward0, Atan2
                                ClampMinBackward0, ClampMinBackward1, CosBackward0, CoshBackward0, ErfBackward0,
                                ExpBackward0, Expm1Backward0, FloorBackward0, FracBackward0, Log10Backward0,
                                Log1PBackward0, Log2Backward0, LogBackward0, MaximumBackward0, MinimumBackward0,
+                               NanToNumBackward0,
                                ReluBackward0, RoundBackward0, RoundBackward1, RsqrtBackward0, SigmoidBackward0, SignBackward0,
                                SinBackward0, SinhBackward0, SqrtBackward0, TanBackward0, TanhBackward0, TruncBackward0)
 from ..tensor import _broadcast_shape, _dim, _wrap, Tensor
@@ -79,6 +80,18 @@ class ElementwiseMethods:
 
     def ceil(self):
         return CeilBackward0.apply(self)
+
+    def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
+        """nan -> ``nan``, +inf -> ``posinf``, -inf -> ``neginf`` (by default the dtype's largest and smallest
+        finite numbers): ``torch.tensor([float('nan'), float('inf')]).nan_to_num()`` is
+        ``tensor([0.0000e+00, 3.4028e+38])``. Integer and bool tensors are copied unchanged."""
+        for name, value in (("nan", nan), ("posinf", posinf), ("neginf", neginf)):
+            if value is not None and not isinstance(value, (int, float)):
+                raise TypeError(f"nan_to_num(): argument '{name}' must be float, not {type(value).__name__}")
+        return NanToNumBackward0.apply(self, nan=nan, posinf=posinf, neginf=neginf)
+
+    def nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
+        return self._inplace(lambda s: s.nan_to_num(nan, posinf, neginf))
 
     def log1p(self):
         return Log1PBackward0.apply(self)

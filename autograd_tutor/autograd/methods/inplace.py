@@ -167,6 +167,14 @@ class InplaceMethods:
         done = self._update(np.divide, other) if self._data.dtype.kind == "f" else None
         return done if done is not None else self._inplace(lambda s: s / other, other)
 
+    def pow_(self, exponent):
+        return self._inplace(lambda s: s ** exponent, exponent)
+
+    def masked_fill_(self, mask, value):
+        """``self[mask] = value`` as one node (MaskedFillBackward0): e.g. a causal attention mask,
+        ``scores.masked_fill_(mask == 0, float('-inf'))``."""
+        return self._inplace(lambda s: s.masked_fill(mask, value))
+
     def clamp_(self, min=None, max=None):
         return self._inplace(lambda s: s.clamp(min, max))
 

@@ -64,8 +64,37 @@ def _batched_matmul(t1: "Tensor", t2: "Tensor") -> "Tensor":
     return UnsafeViewBackward0.apply(out.squeeze(-1) if b == 1 else out, shape=shape)
 
 
+def _unsafe_view(x: Tensor, shape: tuple) -> Tensor:
+    """torch's ``_unsafe_view``: a view's new shape (refused where ``view`` refuses it) recorded as a copy."""
+    if not x.is_contiguous():
+        x.detach().view(shape)  # raises torch's error when no view has that shape
+    return UnsafeViewBackward0.apply(x, shape=shape)
+
+
 class LinalgMethods:
     """Attached to ``Tensor`` by ``methods/__init__.py``."""
+
+    def kron(self, other) -> "Tensor":
+        """The Kronecker product: every entry a_ij of ``input`` replaced by the block a_ij * other, so an (m, n) and a
+        (p, q) matrix give an (m p, n q) one. As torch: both viewed with interleaved size-1 dims (the shorter shape
+        padded in front), one broadcast product (MulBackward0), then viewed as the result (UnsafeViewBackward0).
+
+        >>> import autograd_tutor as torch
+        >>> torch.kron(torch.eye(2), torch.tensor([[1, 2], [3, 4]]))
+        tensor([[1., 2., 0., 0.],
+                [3., 4., 0., 0.],
+                [0., 0., 1., 2.],
+                [0., 0., 3., 4.]])
+        """
+        input, other = self, _wrap(other)
+        ndim = max(input.ndim, other.ndim)
+        a_shape = [1] * (ndim - input.ndim) + list(input.shape)
+        b_shape = [1] * (ndim - other.ndim) + list(other.shape)
+        a_view = tuple(s for size in a_shape for s in (size, 1))
+        b_view = tuple(s for size in b_shape for s in (1, size))
+        return _unsafe_view(_unsafe_view(input, a_view) * _unsafe_view(other, b_view),
+                            tuple(p * q for p, q in zip(a_shape, b_shape)))
+
 
     def addmm(self, mat1, mat2, *, beta=1, alpha=1):
         """beta * self + alpha * (mat1 @ mat2): one AddmmBackward0 node (what ``nn.Linear`` records)."""

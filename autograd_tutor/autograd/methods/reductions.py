@@ -8,7 +8,7 @@ import numbers
 import numpy as np
 
 from .. import grad_mode
-from ..dtypes import kind_name
+from ..dtypes import kind_name, LEGACY_NAMES
 from ..function import shown
 from ..ops.reductions import (AmaxBackward0, AminBackward0, CummaxBackward0, CumminBackward0, CumprodBackward0,
                               CumsumBackward0, KthvalueBackward0, LinalgVectorNormBackward0, LogcumsumexpBackward0,
@@ -141,8 +141,48 @@ def nanmean(self, dim=None, keepdim=False, *, dtype=None):
     return nansum(self, dim, keepdim) / Tensor._make(count)
 
 
+def _c_float(x) -> str:
+    """A float as C++'s ``<<`` prints it in torch's messages: ``1``, ``0.5``, ``inf``, ``-nan``."""
+    if np.isnan(x):
+        return "-nan" if np.signbit(x) else "nan"
+    return "%g" % x
+
+
 class ReductionsMethods:
     """Attached to ``Tensor`` by ``methods/__init__.py``."""
+
+    def histc(self, bins: int = 100, min=0, max=0) -> "Tensor":
+        """Count the entries in ``bins`` equal-width bins spanning [min, max] (the data's own range when both are 0;
+        widened by 1 each way when that range is one number); entries outside the range and nan are left out, an
+        entry equal to ``max`` counts in the last bin. Bin ``floor((x - min) * bins / (max - min))``, computed in
+        the input's dtype as torch does. Not differentiable.
+
+        >>> import autograd_tutor as torch
+        >>> torch.histc(torch.tensor([1., 2., 1.]), bins=4, min=0, max=3)
+        tensor([0., 2., 1., 0.])
+        """
+        d = self._data
+        if d.dtype.kind != "f":
+            raise NotImplementedError(f'"histogram_cpu" not implemented for \'{LEGACY_NAMES[d.dtype.name][:-6]}\'')
+        if bins <= 0:
+            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
+        kind = d.dtype.type
+        lo, hi = kind(min), kind(max)
+        if lo == hi and d.size:
+            lo, hi = d.min(), d.max()
+        if lo == hi:
+            lo, hi = lo - kind(1), hi + kind(1)
+        if not (np.isfinite(lo) and np.isfinite(hi)):
+            raise RuntimeError(f"torch.histc: range of [{_c_float(lo)}, {_c_float(hi)}] is not finite")
+        if lo > hi:
+            raise RuntimeError("torch.histc: max must be larger than min")
+        x = d.reshape(-1)
+        x = x[(x >= lo) & (x <= hi)]
+        with np.errstate(over="ignore"):
+            pos = ((x - lo) * kind(bins) / (hi - lo)).astype(np.int64)
+        pos[pos == bins] = bins - 1
+        return Tensor._make(np.bincount(pos, minlength=bins).astype(d.dtype))
+
 
     def argmax(self, dim=None, keepdim=False):
         return self._arg(np.argmax, "argmax", dim, keepdim)

@@ -33,7 +33,8 @@ from .numerics import (_float, _FLOAT32, _is_tensor, _needs_array_only, _one_at_
 __all__ = ["SoftmaxBackward0", "LogSoftmaxBackward0", "LeakyReluBackward0", "LeakyReluBackward1",
            "LeakyReluBackwardBackward0", "GeluBackward0", "GeluBackwardBackward0", "SiluBackward0", "SoftplusBackward0",
            "SoftplusBackwardBackward0", "EluBackward0", "EluBackward1", "EluBackwardBackward0", "HardtanhBackward0",
-           "LogSigmoidBackward0", "MishBackward0", "HuberLossBackward0"]
+           "LogSigmoidBackward0", "MishBackward0", "HuberLossBackward0", "ThresholdBackward0", "ThresholdBackward1",
+           "GluBackward0", "HardsigmoidBackward0", "HardswishBackward0"]
 
 
 def _last_dim_rows(d: np.ndarray, dim: int) -> bool:
@@ -469,6 +470,87 @@ class LogSigmoidBackward0(Function):
         _needs_array_only(ctx, g, "log_sigmoid")
         x, z = ctx._unpack("self", False), ctx._unpack("buffer", False)
         return g * np.where(x < 0, 1 / (1 + z), z / (1 + z))
+
+
+class ThresholdBackward0(Function):
+    """z = value where x <= threshold, else x;  dz/dx = 0 where x <= threshold, else 1."""
+    saved_names = ("self", "threshold")
+
+    @staticmethod
+    def forward(ctx, x, threshold, value):
+        ctx.save(self=x, threshold=threshold)
+        d = x._data
+        return np.where(d <= threshold, d.dtype.type(value), d)
+
+    @staticmethod
+    def backward(ctx, g):
+        _needs_array_only(ctx, g, "threshold")
+        return np.where(ctx._unpack("self", False) <= ctx.threshold, g.dtype.type(0), g)
+
+
+class ThresholdBackward1(ThresholdBackward0):
+    """``F.threshold(x, t, v, inplace=True)``: the node of threshold_."""
+
+
+class GluBackward0(Function):
+    """z = a * sigmoid(b), a and b the two halves of x along ``dim``;  dz/da = sigmoid(b),
+    dz/db = (1 - sigmoid(b)) sigmoid(b) a (torch's kernel order)."""
+    saved_names = ("dim", "self")
+
+    @staticmethod
+    def forward(ctx, x, dim):
+        ctx.save(dim=dim, self=x)
+        a, b = np.split(x._data, 2, axis=dim)
+        return a * _glu_sigmoid(b)
+
+    @staticmethod
+    def backward(ctx, g):
+        _needs_array_only(ctx, g, "glu")
+        a, b = np.split(ctx._unpack("self", False), 2, axis=ctx.dim)
+        sig = _glu_sigmoid(b)
+        return np.concatenate([sig * g, (1 - sig) * sig * a * g], axis=ctx.dim)
+
+
+def _glu_sigmoid(b: np.ndarray) -> np.ndarray:
+    """1 / (1 + exp(-b)) in b's dtype, as glu's kernel writes it."""
+    return b.dtype.type(1) / (b.dtype.type(1) + _rounded(np.exp, -b))
+
+
+class HardsigmoidBackward0(Function):
+    """z = min(max(x + 3, 0), 6) / 6;  dz/dx = 1/6 for -3 < x < 3, else 0."""
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x):
+        d = _floating(x, "hardsigmoid_cpu")
+        ctx.save(self=x)
+        t = d.dtype.type
+        return np.minimum(np.maximum(d + t(3), t(0)), t(6)) / t(6)
+
+    @staticmethod
+    def backward(ctx, g):
+        _needs_array_only(ctx, g, "hardsigmoid")
+        x = ctx._unpack("self", False)
+        return np.where((x > -3) & (x < 3), g * (g.dtype.type(1) / g.dtype.type(6)), g.dtype.type(0))
+
+
+class HardswishBackward0(Function):
+    """z = x min(max(x + 3, 0), 6) / 6;  dz/dx = 0 up to -3, x/3 + 1/2 strictly between, 1 from 3 on."""
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x):
+        d = _floating(x, "hardswish_cpu")
+        ctx.save(self=x)
+        t = d.dtype.type
+        return d * np.minimum(np.maximum(d + t(3), t(0)), t(6)) / t(6)
+
+    @staticmethod
+    def backward(ctx, g):
+        _needs_array_only(ctx, g, "hardswish")
+        x = ctx._unpack("self", False)
+        t = g.dtype.type
+        return np.where(x <= -3, t(0), np.where(x < 3, g * (x / t(3) + t(0.5)), g))
 
 
 class MishBackward0(Function):

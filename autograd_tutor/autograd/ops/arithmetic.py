@@ -12,7 +12,7 @@ from .numerics import _FLOAT32, _float, _is_tensor, _laid_out, _needs_array_only
 from .selection import _where
 from ..tracebacks import ENGINE_FRAME
 
-__all__ = ["AddBackward0", "SubBackward0", "RsubBackward0", "RsubBackward1", "MulBackward0", "DivBackward0",
+__all__ = ["AddBackward0", "SubBackward0", "RsubBackward0", "RsubBackward1", "MulBackward0", "DivBackward0", "DivBackward2",
            "NegBackward0", "ReciprocalBackward0", "PowBackward0", "PowBackward1", "PowBackward2", "RemainderBackward0",
            "RemainderBackward1", "FmodBackward0", "FmodBackward1", "NotImplementedNode", "AddcmulBackward0",
            "AddcdivBackward0", "LerpBackward0", "LerpBackward1", "XlogyBackward0", "xlogy_array"]
@@ -149,6 +149,37 @@ class DivBackward0(Function):
         a = ctx._unpack("self", t) if "self" in _saved(ctx) else None
         with np.errstate(divide="ignore", invalid="ignore"):
             return g / b, (-g * ((a / b) / b) if a is not None else None)
+
+
+class DivBackward2(Function):
+    """z = a / b rounded as ``rounding_mode`` says: None (true division, dz/da = 1/b, dz/db = -a/b**2), "trunc"
+    (toward zero) or "floor" (toward minus infinity), whose steps have dz/da = dz/db = 0. Integers stay integers
+    when rounded: ``torch.div(torch.tensor(-7), 2, rounding_mode="floor")`` is ``tensor(-4)``."""
+    saved_names = ("other", "rounding_mode", "self")
+
+    @staticmethod
+    def forward(ctx, a, b, rounding_mode=None):
+        ctx.save(other=b, rounding_mode=rounding_mode, self=a)
+        da, db = _promote(a, b)
+        if rounding_mode is None and da.dtype.kind != "f":
+            da, db = da.astype(np.float32), db.astype(np.float32)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if rounding_mode == "floor":
+                return np.asarray(np.floor_divide(da, db))
+            if rounding_mode == "trunc" and da.dtype.kind != "f":
+                return np.asarray(np.trunc(da / db).astype(da.dtype))  # exact below 2**53
+            out = np.asarray(da / db)
+            return np.trunc(out) if rounding_mode == "trunc" else out
+
+    @staticmethod
+    def backward(ctx, g):
+        __tracebackhide__ = ENGINE_FRAME
+        t = _is_tensor(g)
+        a, b = ctx._unpack("self", t), ctx._unpack("other", t)
+        if ctx.rounding_mode is not None:
+            return g * 0, g * 0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return g / b, -g * ((a / b) / b)
 
 
 class NegBackward0(Function):

@@ -37,7 +37,7 @@ __all__ = ["ExpBackward0", "LogBackward0", "TanhBackward0", "SigmoidBackward0", 
            "Expm1Backward0", "RsqrtBackward0", "Log2Backward0", "Log10Backward0", "TanBackward0", "AtanBackward0",
            "AsinBackward0", "AcosBackward0", "SinhBackward0", "CoshBackward0", "erf", "ErfBackward0", "TruncBackward0",
            "FracBackward0", "ClampBackward0", "ClampMinBackward0", "ClampMaxBackward0", "ClampMinBackward1",
-           "ClampMaxBackward1", "Atan2Backward0"]
+           "ClampMaxBackward1", "Atan2Backward0", "NanToNumBackward0"]
 
 
 class ExpBackward0(Function):
@@ -662,6 +662,29 @@ class MaskedFillBackward0(indexing.MaskedFillBackward0):
 
     @staticmethod
     def backward(ctx, g):
+        mask = ctx._unpack("mask", False)
         if _is_tensor(g):
-            return MaskedFillBackward0.apply(g, mask=np.broadcast_to(ctx.mask, g._data.shape), value=0)
-        return np.where(ctx.mask, 0, g).astype(g.dtype, copy=False)
+            return MaskedFillBackward0.apply(g, mask=np.broadcast_to(mask, g._data.shape), value=0)
+        return np.where(mask, 0, g).astype(g.dtype, copy=False)
+
+
+class NanToNumBackward0(Function):
+    """z = x with nan, +inf and -inf replaced by finite numbers;  dz/dx = 1 where x is finite, else 0
+    (torch's ``grad * isfinite(x)``: an infinite g at a replaced entry gives nan)."""
+
+    @staticmethod
+    def forward(ctx, x, nan=0.0, posinf=None, neginf=None):
+        ctx.save(self=x)
+        d = x._data
+        if d.dtype.kind != "f":
+            return d.copy()
+        info = np.finfo(d.dtype)
+        return np.nan_to_num(d, nan=nan, posinf=info.max if posinf is None else posinf,
+                             neginf=info.min if neginf is None else neginf)
+
+    @staticmethod
+    def backward(ctx, g):
+        finite = np.isfinite(ctx._unpack("self", False))
+        if _is_tensor(g):
+            return g * type(g)._make(finite)
+        return (g * finite).astype(g.dtype, copy=False)

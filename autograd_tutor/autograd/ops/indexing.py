@@ -282,14 +282,14 @@ class MaskedFillBackward0(Function):
         if mask.dtype != np.bool_:
             raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype "
                                f"{CPP_NAMES.get(mask.dtype.name, mask.dtype.name)}")
-        ctx.save(mask=mask)
+        ctx.save(mask=Tensor._make(mask))  # a saved tensor, freed after backward as torch frees it
         d = x._data
         return np.where(mask, np.asarray(value, d.dtype), d)
 
     @staticmethod
     def backward(ctx, g):
         _needs_array_only(ctx, g, "masked_fill")
-        return _where(~np.broadcast_to(ctx.mask, g.shape), g)
+        return _where(~np.broadcast_to(ctx._unpack("mask", False), g.shape), g)
 
 
 class IndexSelectBackward0(Function):

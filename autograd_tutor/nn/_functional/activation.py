@@ -1,5 +1,6 @@
 """``F.relu``, ``F.leaky_relu``, ``F.gelu``, ``F.silu``, ``F.softplus``, ``F.elu``, ``F.selu``, ``F.hardtanh``,
-``F.relu6``, ``F.logsigmoid``, ``F.mish``, ``F.tanh``, ``F.sigmoid``, ``F.softmax``, ``F.log_softmax``.
+``F.relu6``, ``F.logsigmoid``, ``F.mish``, ``F.tanh``, ``F.sigmoid``, ``F.softmax``, ``F.log_softmax``,
+``F.softmin``, ``F.softsign``, ``F.tanhshrink``, ``F.threshold``, ``F.glu``, ``F.hardsigmoid``, ``F.hardswish``.
 
 >>> import autograd_tutor as torch
 >>> F = torch.nn.functional
@@ -13,13 +14,16 @@ from __future__ import annotations
 import warnings
 
 
-from ...autograd.ops.activations import (EluBackward0, EluBackward1, GeluBackward0, HardtanhBackward0,
+from ...autograd.ops.activations import (EluBackward0, EluBackward1, GeluBackward0, GluBackward0,
+                                         HardsigmoidBackward0, HardswishBackward0, HardtanhBackward0,
                                          LeakyReluBackward0, LeakyReluBackward1, LogSigmoidBackward0, MishBackward0,
-                                         SiluBackward0, SoftplusBackward0)
+                                         SiluBackward0, SoftplusBackward0, ThresholdBackward0, ThresholdBackward1)
+from ...autograd.tensor import _dim
 from ...autograd.tensor import Tensor
 
 __all__ = ["relu", "relu_", "leaky_relu", "leaky_relu_", "gelu", "silu", "softplus", "elu", "elu_", "tanh", "sigmoid",
-           "softmax", "log_softmax", "hardtanh", "hardtanh_", "relu6", "logsigmoid", "selu", "selu_", "mish"]
+           "softmax", "log_softmax", "hardtanh", "hardtanh_", "relu6", "logsigmoid", "selu", "selu_", "mish",
+           "softmin", "softsign", "tanhshrink", "threshold", "threshold_", "glu", "hardsigmoid", "hardswish"]
 
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
@@ -170,3 +174,61 @@ def selu_(input: Tensor) -> Tensor:
 def mish(input: Tensor, inplace: bool = False) -> Tensor:
     """x * tanh(softplus(x)): smooth, unbounded above, slightly negative below 0."""
     return _apply(input, inplace, MishBackward0)
+
+
+def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
+    """softmax(-x) along ``dim``: the smallest entries get the most weight."""
+    if dim is None:
+        dim = _softmax_dim("softmin", input.dim(), _stacklevel)
+    return (-input).softmax(dim, dtype=dtype)
+
+
+def softsign(input: Tensor) -> Tensor:
+    """x / (1 + |x|): a tanh-like squashing into (-1, 1), written out as torch writes it (DivBackward0)."""
+    return input / (input.abs() + 1)
+
+
+def tanhshrink(input: Tensor) -> Tensor:
+    """x - tanh(x) (SubBackward0)."""
+    return input - input.tanh()
+
+
+def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
+    """``value`` where x <= threshold, x elsewhere: ``F.threshold(x, 0., 0.)`` is relu.
+
+    >>> import autograd_tutor as torch
+    >>> threshold(torch.tensor([-1., 0.5, 2.]), 0.5, -9.)
+    tensor([-9., -9.,  2.])
+    """
+    return _apply(input, inplace, ThresholdBackward1 if inplace else ThresholdBackward0, threshold=threshold,
+                  value=value)
+
+
+def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
+    """``threshold(input, threshold, value, inplace=True)``."""
+    return globals()["threshold"](input, threshold, value, inplace=True)
+
+
+def glu(input: Tensor, dim: int = -1) -> Tensor:
+    """The gated linear unit a * sigmoid(b), a and b the first and second halves of x along ``dim``.
+
+    >>> import autograd_tutor as torch
+    >>> glu(torch.tensor([2., 4., 0., 0.]))
+    tensor([1., 2.])
+    """
+    if input.dim() == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    dim = _dim(dim, input.dim())
+    if input.shape[dim] % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {dim} is size {input.shape[dim]}")
+    return GluBackward0.apply(input, dim=dim)
+
+
+def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
+    """min(max(x + 3, 0), 6) / 6: a piecewise-linear sigmoid, 0 below -3 and 1 above 3."""
+    return _apply(input, inplace, HardsigmoidBackward0)
+
+
+def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
+    """x * hardsigmoid(x): MobileNetV3's cheap swish."""
+    return _apply(input, inplace, HardswishBackward0)

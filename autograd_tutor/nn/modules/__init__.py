@@ -16,6 +16,7 @@ Sequential(
 """
 from .activation import (ELU, GELU, Hardtanh, LeakyReLU, LogSigmoid, LogSoftmax, Mish, ReLU, ReLU6, SELU, Sigmoid, SiLU,
                          Softmax, Softplus, Tanh)
+from .activation import GLU, Hardsigmoid, Hardswish, Softmin, Softsign, Tanhshrink, Threshold
 from .batchnorm import BatchNorm1d, BatchNorm2d
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .conv import Conv1d, Conv2d
@@ -38,4 +39,5 @@ __all__ = ["ReLU", "LeakyReLU", "GELU", "SiLU", "Softplus", "ELU", "Tanh", "Sigm
            "Unflatten", "Identity", "Linear", "Bilinear", "MSELoss", "NLLLoss", "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss",
            "L1Loss", "SmoothL1Loss", "HuberLoss", "KLDivLoss", "Module", "LayerNorm", "ConstantPad2d", "ConstantPad1d",
            "ZeroPad2d", "ZeroPad1d", "MaxPool2d", "MaxPool1d", "AvgPool2d", "AdaptiveAvgPool2d", "AdaptiveAvgPool1d",
-           "AdaptiveMaxPool2d", "AdaptiveMaxPool1d", "AvgPool1d", "Embedding"]
+           "AdaptiveMaxPool2d", "AdaptiveMaxPool1d", "AvgPool1d", "Embedding", "Softmin", "Softsign",
+           "Tanhshrink", "Threshold", "GLU", "Hardsigmoid", "Hardswish"]

@@ -1,6 +1,7 @@
 """Activation modules: ``nn.ReLU``, ``nn.LeakyReLU``, ``nn.GELU``, ``nn.SiLU``, ``nn.Softplus``, ``nn.ELU``,
 ``nn.SELU``, ``nn.Tanh``, ``nn.Sigmoid``, ``nn.Softmax``, ``nn.LogSoftmax``, ``nn.Hardtanh``, ``nn.ReLU6``,
-``nn.LogSigmoid``, ``nn.Mish``.
+``nn.LogSigmoid``, ``nn.Mish``, ``nn.Softmin``, ``nn.Softsign``, ``nn.Tanhshrink``, ``nn.Threshold``, ``nn.GLU``,
+``nn.Hardsigmoid``, ``nn.Hardswish``.
 
 >>> import autograd_tutor as torch
 >>> from autograd_tutor import nn
@@ -20,7 +21,8 @@ from .. import functional as F
 from .module import Module
 
 __all__ = ["ReLU", "LeakyReLU", "GELU", "SiLU", "Softplus", "ELU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax",
-           "Hardtanh", "ReLU6", "LogSigmoid", "SELU", "Mish"]
+           "Hardtanh", "ReLU6", "LogSigmoid", "SELU", "Mish", "Softmin", "Softsign", "Tanhshrink", "Threshold", "GLU",
+           "Hardsigmoid", "Hardswish"]
 
 
 class ReLU(Module):
@@ -193,3 +195,75 @@ class Mish(ReLU):
 
     def forward(self, input: Tensor) -> Tensor:
         return F.mish(input, self.inplace)
+
+
+class Softmin(Softmax):
+    """softmax(-x) along ``dim``: F.softmin."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.softmin(input, self.dim, _stacklevel=5)
+
+
+class Softsign(Module):
+    """x / (1 + |x|): F.softsign."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.softsign(input)
+
+
+class Tanhshrink(Module):
+    """x - tanh(x): F.tanhshrink."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.tanhshrink(input)
+
+
+class Threshold(Module):
+    """``value`` where x <= threshold, else x: F.threshold.
+
+    >>> import autograd_tutor as torch
+    >>> torch.nn.Threshold(0.1, 20)
+    Threshold(threshold=0.1, value=20)
+    """
+
+    def __init__(self, threshold: float, value: float, inplace: bool = False) -> None:
+        super().__init__()
+        self.threshold, self.value, self.inplace = threshold, value, inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.threshold(input, self.threshold, self.value, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"threshold={self.threshold}, value={self.value}" + (", inplace=True" if self.inplace else "")
+
+
+class GLU(Module):
+    """a * sigmoid(b) over the two halves of ``dim``: F.glu."""
+
+    def __init__(self, dim: int = -1) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.glu(input, self.dim)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class Hardsigmoid(Module):
+    """min(max(x + 3, 0), 6) / 6: F.hardsigmoid."""
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.hardsigmoid(input, self.inplace)
+
+
+class Hardswish(Hardsigmoid):
+    """x * hardsigmoid(x): F.hardswish."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.hardswish(input, self.inplace)

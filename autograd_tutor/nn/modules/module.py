@@ -256,6 +256,40 @@ class Module:
         for _, module in self.named_children():
             yield module
 
+    def get_submodule(self, target: str) -> "Module":
+        """The module at the dotted path ``target`` (``"encoder.0"``; ``""`` is this module)."""
+        if target == "":
+            return self
+        mod = self
+        for item in target.split("."):
+            if not hasattr(mod, item):
+                raise AttributeError(f"{mod._get_name()} has no attribute `{item}`")
+            mod = getattr(mod, item)
+            if not isinstance(mod, Module):
+                raise AttributeError(f"`{item}` is not an nn.Module")
+        return mod
+
+    def get_parameter(self, target: str) -> Parameter:
+        """The parameter at the dotted path ``target``, as ``named_parameters()`` names it (``"0.weight"``)."""
+        mod, name = self._owner_of(target)
+        if not isinstance(getattr(mod, name), Parameter):
+            raise AttributeError(f"`{name}` is not an nn.Parameter")
+        return getattr(mod, name)
+
+    def get_buffer(self, target: str) -> Tensor:
+        """The buffer at the dotted path ``target`` (``"bn.running_mean"``)."""
+        mod, name = self._owner_of(target)
+        if name not in mod._buffers:
+            raise AttributeError(f"`{name}` is not a buffer")
+        return getattr(mod, name)
+
+    def _owner_of(self, target: str) -> tuple:
+        path, _, name = target.rpartition(".")
+        mod = self.get_submodule(path)
+        if not hasattr(mod, name):
+            raise AttributeError(f"{mod._get_name()} has no attribute `{name}`")
+        return mod, name
+
     def _named_members(self, registry: str, prefix: str, recurse: bool, remove_duplicate: bool = True):
         seen = set()
         tree = self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate) if recurse else [(prefix, self)]

@@ -11,8 +11,10 @@ A *dataset* answers ``len(ds)`` and ``ds[i]``; a *sampler* says in which order t
 """
 from .collate import default_collate, default_convert
 from .dataloader import DataLoader
-from .dataset import Dataset, Subset, TensorDataset, random_split
-from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
+from .dataset import ConcatDataset, Dataset, Subset, TensorDataset, random_split
+from .sampler import (BatchSampler, RandomSampler, Sampler, SequentialSampler, SubsetRandomSampler,
+                      WeightedRandomSampler)
 
-__all__ = ["Dataset", "TensorDataset", "Subset", "random_split", "Sampler", "SequentialSampler", "RandomSampler",
-           "BatchSampler", "DataLoader", "default_collate", "default_convert"]
+__all__ = ["Dataset", "TensorDataset", "Subset", "ConcatDataset", "random_split", "Sampler", "SequentialSampler",
+           "RandomSampler", "SubsetRandomSampler", "WeightedRandomSampler", "BatchSampler", "DataLoader",
+           "default_collate", "default_convert"]

@@ -12,6 +12,7 @@
 """
 from __future__ import annotations
 
+import bisect
 import itertools
 import math
 import warnings
@@ -19,7 +20,7 @@ import warnings
 from ...autograd.factories import randperm
 from ...autograd.random import default_generator
 
-__all__ = ["Dataset", "TensorDataset", "Subset", "random_split"]
+__all__ = ["Dataset", "TensorDataset", "Subset", "ConcatDataset", "random_split"]
 
 
 class Dataset:
@@ -60,6 +61,38 @@ class Subset(Dataset):
 
     def __len__(self) -> int:
         return len(self.indices)
+
+
+class ConcatDataset(Dataset):
+    """Several datasets one after the other: index ``i`` falls in the first dataset whose running total of
+    lengths (``cumulative_sizes``) exceeds it.
+
+    >>> ds = ConcatDataset([range(3), range(10, 12)])
+    >>> len(ds), ds[3], ds[-1], ds.cumulative_sizes
+    (5, 10, 11, [3, 5])
+    """
+    __module__ = "torch.utils.data.dataset"
+
+    @staticmethod
+    def cumsum(sequence) -> list:
+        return list(itertools.accumulate(len(e) for e in sequence))
+
+    def __init__(self, datasets) -> None:
+        self.datasets = list(datasets)
+        if len(self.datasets) == 0:
+            raise AssertionError("datasets should not be an empty iterable")
+        self.cumulative_sizes = self.cumsum(self.datasets)
+
+    def __len__(self) -> int:
+        return self.cumulative_sizes[-1]
+
+    def __getitem__(self, idx):
+        if idx < 0:
+            if -idx > len(self):
+                raise ValueError("absolute value of index should not exceed dataset length")
+            idx = len(self) + idx
+        which = bisect.bisect_right(self.cumulative_sizes, idx)
+        return self.datasets[which][idx - (self.cumulative_sizes[which - 1] if which else 0)]
 
 
 def _lengths_of(fractions, n: int) -> list:

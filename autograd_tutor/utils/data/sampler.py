@@ -17,10 +17,12 @@ import itertools
 
 import numpy as np
 
-from ...autograd.factories import randint, randperm
+from ...autograd.factories import as_tensor, randint, randperm
+from ...autograd.dtypes import float64
 from ...autograd.random import Generator, default_generator
 
-__all__ = ["Sampler", "SequentialSampler", "RandomSampler", "BatchSampler"]
+__all__ = ["Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler", "WeightedRandomSampler",
+           "BatchSampler"]
 
 
 class Sampler:
@@ -76,6 +78,58 @@ class RandomSampler(Sampler):
             for _ in range(self.num_samples // n):
                 yield from randperm(n, generator=generator).tolist()
             yield from randperm(n, generator=generator).tolist()[:self.num_samples % n]
+
+    def __len__(self) -> int:
+        return self.num_samples
+
+
+class SubsetRandomSampler(Sampler):
+    """The given ``indices`` in a random order, a new one per pass (``torch.randperm`` of their count, from
+    ``generator`` or else the default generator): e.g. a validation split of one dataset.
+
+    >>> import autograd_tutor as torch
+    >>> list(SubsetRandomSampler([10, 20, 30], generator=torch.Generator().manual_seed(0)))
+    [30, 10, 20]
+    """
+    __module__ = "torch.utils.data.sampler"
+
+    def __init__(self, indices, generator=None) -> None:
+        self.indices = indices
+        self.generator = generator
+
+    def __iter__(self):
+        for i in randperm(len(self.indices), generator=self.generator).tolist():
+            yield self.indices[i]
+
+    def __len__(self) -> int:
+        return len(self.indices)
+
+
+class WeightedRandomSampler(Sampler):
+    """``num_samples`` indices drawn with probability proportional to ``weights`` (``torch.multinomial``, with
+    replacement by default): e.g. to draw a rare class as often as a common one.
+
+    >>> import autograd_tutor as torch
+    >>> list(WeightedRandomSampler([0.0, 1.0], 3))
+    [1, 1, 1]
+    """
+    __module__ = "torch.utils.data.sampler"
+
+    def __init__(self, weights, num_samples: int, replacement: bool = True, generator=None) -> None:
+        if not isinstance(num_samples, int) or isinstance(num_samples, bool) or num_samples <= 0:
+            raise ValueError(f"num_samples should be a positive integer value, but got num_samples={num_samples}")
+        if not isinstance(replacement, bool):
+            raise ValueError(f"replacement should be a boolean value, but got replacement={replacement}")
+        weights = as_tensor(weights, dtype=float64)
+        if len(weights.shape) != 1:
+            raise ValueError(f"weights should be a 1d sequence but given weights have shape {tuple(weights.shape)}")
+        self.weights = weights
+        self.num_samples = num_samples
+        self.replacement = replacement
+        self.generator = generator
+
+    def __iter__(self):
+        yield from self.weights.multinomial(self.num_samples, self.replacement, generator=self.generator).tolist()
 
     def __len__(self) -> int:
         return self.num_samples
