@@ -156,12 +156,12 @@ def test_lesson_4_prediction_by_mouse_alone(lab, lab_page):
     print(json.dumps({"lesson 4 verdicts": [verdict.inner_text()[:60], wrong.inner_text()[:60]]}))
 
 
-#: lesson -> (its predictions, its exercises): every lesson has at least one prediction
+#: lesson -> (its predictions, its exercises drawn by a check): every lesson has at least one of each
 STEPS = {"01_computation_graph.ipynb": (1, 2), "02_leaf_and_non_leaf.ipynb": (1, 1),
          "03_backward_and_chain_rule.ipynb": (1, 1), "04_retain_grad_and_retain_graph.ipynb": (3, 1),
          "05_hooks_and_events.ipynb": (2, 2), "06_training_a_tiny_network.ipynb": (1, 1),
          "07_a_small_cnn.ipynb": (1, 1), "08_reading_the_engine.ipynb": (1, 1),
-         "09_where_did_my_gradient_go.ipynb": (5, 0)}
+         "09_where_did_my_gradient_go.ipynb": (5, 1)}
 
 
 RAISES_4 = "It raises a RuntimeError: the first call freed tensors saved for backward"
