@@ -202,6 +202,32 @@ def test_check_gradients_names_the_parameter_still_without_a_gradient():
         check_gradients(lambda w: None, {"w": torch.tensor(1.0)})
 
 
+def test_check_gradients_draws_the_loss_with_the_edge_where_each_missing_gradient_stops():
+    x, y = torch.tensor([1.0, 2.0, 3.0]), torch.tensor([2.0, 4.0, 6.0])
+    start = {"w": torch.tensor(0.5), "b": torch.tensor(0.0)}
+
+    def one_cut(w, b):
+        return ((x * w + b.detach() - y) ** 2).mean()
+
+    def two_cuts(w, b):
+        return ((x * torch.tensor(w.item()) + b.detach() - y) ** 2).mean()
+
+    def fixed(w, b):
+        return ((x * w + b - y) ** 2).mean()
+
+    html = check_gradients(one_cut, start)._repr_html_()
+    assert "&#10007; Not yet" in html and html.count('class="edge is-wrong"') == 1
+    assert ">b.detach(): b&#x27;s gradient stops here<" in html and "Where b&#x27;s gradient stops" in html
+    assert ">x<" in html and ">y<" in html                    # the data, by their names
+    assert "<li>✓ w gets a gradient (w.grad = tensor(-14.)).</li>" in html
+    both = check_gradients(two_cuts, start)._repr_html_()     # loss has no graph: its box marked, b drawn apart
+    assert both.count("<svg") == 2 and 'class="box is-wrong"' in both
+    assert ">made from w.item(): no path back to w<" in both and ">not in the graph: b.detach() cut it off<" in both
+    right = check_gradients(fixed, start)._repr_html_()
+    assert "&#10003; Right" in right and "is-wrong" not in right.split("</style>")[-1]
+    assert right.count('class="edge is-right"') == 6  # every tracked edge
+
+
 def test_the_widgets_start_the_shared_log_and_their_text_names_the_cuts():
     pytest.importorskip("anywidget")
     from autograd_tutor.widgets import GraphWidget

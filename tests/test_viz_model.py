@@ -77,6 +77,21 @@ def test_constants_and_data_tensors():
     assert m.find("3").layer == m.find("y").layer - 1
 
 
+def test_a_data_tensor_an_op_does_not_save_is_drawn_with_its_name_and_value():
+    """AddBackward0 and SubBackward0 save neither input: a drawing made from the result finds a named data
+    tensor (and a Python number) by what the engine noted on the node while someone listened, as the events
+    tell it."""
+    w = torch.tensor([1., 2.], requires_grad=True)
+    x = torch.tensor([3., 4.])
+    with events.record() as trace:
+        loss = ((w * 2 + x) - 1.5).sum()
+    names = {"w": w, "x": x, "loss": loss}
+    for m in (GraphModel.from_tensor(loss, namespace=names), GraphModel.from_trace(trace, namespace=names)):
+        constants = sorted((n.label, n.value.text) for n in m.visible if n.kind == "constant")
+        assert constants == [("1.5", "1.5"), ("2", "2"), ("x", "[3, 4]")]
+        assert m.find("x").subtitle == "no grad" and m.find("x").key == x._id
+
+
 def test_an_untracked_image_of_a_convolution_is_found_in_its_saved_input():
     x = torch.arange(16.).reshape(1, 1, 4, 4)  # data: saved by ConvolutionBackward0 as ``input``, not ``self``
     w = torch.ones(1, 1, 2, 2, requires_grad=True)

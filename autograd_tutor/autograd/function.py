@@ -340,11 +340,20 @@ class Function(Node):
         return out
 
     def _announce(self, inputs, out) -> None:
-        if events.wanted(events.GraphCut):
-            for position, t in enumerate(inputs):  # a cut's result used here: say where (see GraphCut "used")
-                if t._cut and not t._requires_grad:
-                    events.GraphCut.emit(cause="used", tensor_id=t._id, source_ids=(), source_node_ids=(self._id,),
-                                         op=self.name(), value=events.copy_of(t._data), position=position)
+        untracked = None
+        for position, t in enumerate(inputs):
+            if t._requires_grad:
+                continue
+            if untracked is None:
+                untracked = [None] * len(inputs)
+            # who an untracked input was (a tensor's id, a Python number's 0-dim array): torch's nodes keep no
+            # trace of it, but a drawing made from the result (GraphModel.from_tensor) names and shows it
+            untracked[position] = t._data if t._wrapped else t._id
+            if t._cut and events.wanted(events.GraphCut):  # a cut's result used here: say where (GraphCut "used")
+                events.GraphCut.emit(cause="used", tensor_id=t._id, source_ids=(), source_node_ids=(self._id,),
+                                     op=self.name(), value=events.copy_of(t._data), position=position)
+        if untracked is not None:
+            self._untracked = tuple(untracked)
         if not events.wanted(events.NodeCreated):
             return
         # tuples grown in place: for the one or two inputs of nearly every node, cheaper than lists and tuple()

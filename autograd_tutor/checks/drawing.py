@@ -37,6 +37,7 @@ STYLE = _STYLE + """<style>
 .agt-check .edge.is-data { stroke-dasharray: 4 3; }
 .agt-check text.agt-check-sub { font-size: 11px; fill: var(--c-fg); opacity: 0.8; }
 .agt-check h4 { margin: 8px 0 2px; font-size: 14px; }
+.agt-check ul.agt-check-details { margin: 2px 0 4px; padding-left: 0; list-style: none; }
 </style>"""
 
 
@@ -76,7 +77,9 @@ def graph_svg(model, marks: Marks) -> str:
     drawing = layout(sizes, specs)
     extra = 60 if marks.apart else 0
     tail = 28 if marks.note and marked_edge is None and not marks.apart else 0
-    w, h = max(drawing.width, 260), drawing.height + extra + tail
+    said = _mono(marks.note)  # a note under a node or beside an apart box
+    beside = 72 + _mono(marks.apart) + said if marks.apart else said + 8 if tail else 0
+    w, h = max(drawing.width, 260, beside), drawing.height + extra + tail
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h:.0f}" '
              f'viewBox="0 0 {w:.0f} {h:.0f}" role="img" aria-label="{html.escape(marks.note or "your graph")}">']
     for e, route, label in zip(edges, drawing.routes, drawing.labels):
@@ -91,7 +94,8 @@ def graph_svg(model, marks: Marks) -> str:
         tone = " is-wrong" if n.key == marks.node else " is-constant" if n.kind == "constant" else ""
         parts.append(_box(cx, cy, bw, bh, n.kind == "leaf", tone, _texts(n)))
         if n.key == marks.node and marked_edge is None and marks.note and not marks.apart:
-            parts.append(f'<text class="is-wrong" x="{cx:.1f}" y="{cy + bh / 2 + 18:.1f}" text-anchor="middle">'
+            x = min(max(4.0, cx - said / 2), w - said - 4)  # centred under the node, within the drawing
+            parts.append(f'<text class="is-wrong" x="{x:.1f}" y="{cy + bh / 2 + 18:.1f}">'
                          f'{html.escape(marks.note)}</text>')
     if marks.apart:
         bw = text_width(marks.apart, FONT) + 28
@@ -100,6 +104,11 @@ def graph_svg(model, marks: Marks) -> str:
         parts.append(f'<text class="is-wrong" x="{36 + bw:.1f}" y="{y + 5:.1f}">{html.escape(marks.note)}</text>')
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _mono(text: str) -> float:
+    """The width of ``text`` in the monospace font the check's SVG text uses (DejaVu Sans Mono: 0.602 em)."""
+    return 0.61 * FONT * len(text)
 
 
 def _box(cx: float, cy: float, w: float, h: float, pill: bool, tone: str, texts: tuple) -> str:
@@ -113,10 +122,13 @@ def _box(cx: float, cy: float, w: float, h: float, pill: bool, tone: str, texts:
             f'<text class="agt-check-sub" x="{cx:.1f}" y="{cy + 13:.1f}" text-anchor="middle">{second}</text>')
 
 
-def check_html(ok: bool, what: str, verdict: str, drawings: list, key: str) -> str:
-    """A check's display: the verdict (ticked or not), then each ``(heading, svg)`` drawing, then ``key``."""
+def check_html(ok: bool, what: str, verdict: str, drawings: list, key: str, details: tuple = ()) -> str:
+    """A check's display: the verdict (ticked or not), its ``details`` (a list, one line each), then each
+    ``(heading, svg)`` drawing, then ``key``."""
     tone = "is-right" if ok else "is-wrong"
     shown = "".join((f"<h4>{html.escape(head)}</h4>" if head else "") + svg for head, svg in drawings)
+    listed = ("<ul class=\"agt-check-details\">" + "".join(f"<li>{html.escape(d)}</li>" for d in details) + "</ul>"
+              if details else "")
     return (f'<div class="agt-check {tone}" role="group" aria-label="{html.escape(what, quote=True)}">{STYLE}'
             f"<p class=\"agt-check-verdict\"><strong>{'&#10003; Right' if ok else '&#10007; Not yet'}</strong>: "
-            f"{html.escape(verdict)}</p>{shown}<p class=\"agt-check-key\">{html.escape(key)}</p></div>")
+            f"{html.escape(verdict)}</p>{listed}{shown}<p class=\"agt-check-key\">{html.escape(key)}</p></div>")

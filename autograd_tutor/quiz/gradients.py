@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Callable, Mapping, Optional
 
 from ..viz.cuts import CutLog, explain_no_grad
+from .generate import caller_namespace
 from .keys import ChoiceKey
 from .model import Question
 
@@ -51,25 +52,43 @@ def who_gets_grad(root, candidates: Mapping, root_name: str = "loss",
                          "get a .grad.")
 
 
-class GradientReport:
-    """What :func:`check_gradients` found: ``lines`` (one per parameter), ``missing`` (their names), ``ok``."""
+_KEY = ("The graph behind the loss your step returned. A marked edge is where a copy without history (the "
+        "cut) enters the graph: backward stops there, so the parameter named beside it gets no gradient. A "
+        "parameter drawn apart is not in the graph at all.")
 
-    def __init__(self, lines: list, missing: list) -> None:
-        self.lines, self.missing = lines, missing
+
+class GradientReport:
+    """What :func:`check_gradients` found: ``lines`` (one per parameter), ``missing`` (their names), ``ok``;
+    displayed, the verdict over the graph of the step's loss, drawn once per missing parameter with where its
+    gradient stops marked (``drawings``: ``(heading, model, marks)``; see :mod:`autograd_tutor.checks.drawing`)."""
+
+    def __init__(self, lines: list, missing: list, drawings: tuple = ()) -> None:
+        self.lines, self.missing, self.drawings = lines, missing, drawings
 
     @property
     def ok(self) -> bool:
         return not self.missing
 
-    def __repr__(self) -> str:
-        head = ("Every parameter gets a gradient: the step trains them all." if self.ok else
+    @property
+    def verdict(self) -> str:
+        return ("Every parameter gets a gradient: the step trains them all." if self.ok else
                 f"{', '.join(self.missing)} still {'gets' if len(self.missing) == 1 else 'get'} no gradient.")
-        return "\n".join([head, *self.lines])
+
+    def __repr__(self) -> str:
+        return "\n".join([self.verdict, *self.lines])
+
+    def _repr_html_(self) -> str:
+        from ..checks.drawing import check_html, graph_svg
+        return check_html(self.ok, "Check of your training step", self.verdict,
+                          [(head, graph_svg(model, marks)) for head, model, marks in self.drawings], _KEY,
+                          tuple(line.strip() for line in self.lines))
 
 
 def check_gradients(step: Callable, parameters: Mapping) -> GradientReport:
     """Call ``step(**fresh parameters)`` (copies of ``parameters`` that require grad), then ``backward()`` on what
     it returns unless it already ran backward itself, and report which parameters got no gradient, and why."""
+    from ..checks.drawing import Marks
+    from ..viz.model import GraphModel
     fresh = {name: p.detach().clone().requires_grad_() for name, p in parameters.items()}
     log = CutLog()
     log.start()
@@ -82,11 +101,30 @@ def check_gradients(step: Callable, parameters: Mapping) -> GradientReport:
     finally:
         log.stop()
     namespace = dict(fresh, loss=loss)
-    lines, missing = [], []
+    model = GraphModel.from_tensor(loss, namespace={**caller_namespace(), **namespace})
+    lines, missing, drawings = [], [], []
     for name, p in fresh.items():
         if p.grad is not None:
             lines.append(f"  ✓ {name} gets a gradient ({name}.grad = {p.grad!r}).")
         else:
             missing.append(name)
             lines.append(f"  ✗ {explain_no_grad(p, loss, log=log, namespace=namespace)}")
-    return GradientReport(lines, missing)
+            drawings.append((f"Where {name}'s gradient stops", model, _stop(model, name, p, log)))
+    return GradientReport(lines, missing, tuple(drawings) or (("", model, Marks(ok=True)),))
+
+
+def _stop(model, name: str, p, log: CutLog):
+    """The mark for a parameter without gradient: the edge by which a cut copy of it enters the graph (the
+    graph's root itself when the loss is that copy), or the parameter drawn apart."""
+    from ..checks.drawing import Marks
+    for n in model.visible:
+        cut = log.find(n.tensor_id) if n.kind == "constant" and n.tensor_id is not None else None
+        if cut is None or getattr(p, "_id", None) not in cut.source_ids:
+            continue
+        note = f"{cut.how(name)}: {name}'s gradient stops here"
+        out = model.edges_from(n.key)
+        if not out:
+            return Marks(node=n.key, note=f"made from {cut.how(name)}: no path back to {name}")
+        return Marks(edge=(out[0].src, out[0].dst, out[0].position), note=note)
+    cut = log.from_source(getattr(p, "_id", None))
+    return Marks(apart=name, note="not in the graph" + (f": {cut.how(name)} cut it off" if cut else ""))

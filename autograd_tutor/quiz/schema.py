@@ -21,12 +21,6 @@ A bank file looks like this::
 """
 from __future__ import annotations
 
-try:
-    import jsonschema
-except ImportError as exc:  # pragma: no cover - installed with the widgets and quiz extras
-    raise ImportError("autograd_tutor.quiz checks banks with jsonschema: pip install 'autograd_tutor[quiz]'") \
-        from exc
-
 from .keys import shorten
 
 __all__ = ["BankError", "validate", "where", "BANK_SCHEMA", "QUESTION_SCHEMAS", "FORMAT"]
@@ -80,32 +74,44 @@ _MESSAGES = {
 }
 
 
-def _required(validator, required, instance, schema):
-    """``required``, one error per missing field, at that field's path."""
-    if validator.is_type(instance, "object"):
-        for name in required:
-            if name not in instance:
-                yield jsonschema.ValidationError("is required", path=[name])
+def _validator_class():
+    """jsonschema's Draft 2020-12 validator with our two rules, made on the first validation: importing
+    jsonschema (its format checkers with it) takes 22 MB and 2 s, which a lesson that loads no bank never pays."""
+    global _Validator
+    if _Validator is not None:
+        return _Validator
+    try:
+        import jsonschema
+    except ImportError as exc:  # pragma: no cover - installed with the widgets and quiz extras
+        raise ImportError("autograd_tutor.quiz checks banks with jsonschema: pip install 'autograd_tutor[quiz]'") \
+            from exc
+    draft = jsonschema.Draft202012Validator
+    additional = draft.VALIDATORS["additionalProperties"]
+
+    def required_(validator, required, instance, schema):
+        """``required``, one error per missing field, at that field's path."""
+        if validator.is_type(instance, "object"):
+            for name in required:
+                if name not in instance:
+                    yield jsonschema.ValidationError("is required", path=[name])
+
+    def additional_(validator, allowed, instance, schema):
+        """``additionalProperties: false``, one error per unknown field, at that field's path, in file order."""
+        if allowed is not False or not validator.is_type(instance, "object"):
+            yield from additional(validator, allowed, instance, schema)
+            return
+        known = schema.get("properties", {})
+        for name in instance:
+            if name not in known:
+                yield jsonschema.ValidationError(f"is not a known field (known: {', '.join(known)})", path=[name])
+
+    types = draft.TYPE_CHECKER.redefine("integer", lambda _checker, x: isinstance(x, int) and not isinstance(x, bool))
+    _Validator = jsonschema.validators.extend(draft, type_checker=types,
+                                              validators={"required": required_, "additionalProperties": additional_})
+    return _Validator
 
 
-_ADDITIONAL = jsonschema.Draft202012Validator.VALIDATORS["additionalProperties"]
-
-
-def _additional(validator, allowed, instance, schema):
-    """``additionalProperties: false``, one error per unknown field, at that field's path, in file order."""
-    if allowed is not False or not validator.is_type(instance, "object"):
-        yield from _ADDITIONAL(validator, allowed, instance, schema)
-        return
-    known = schema.get("properties", {})
-    for name in instance:
-        if name not in known:
-            yield jsonschema.ValidationError(f"is not a known field (known: {', '.join(known)})", path=[name])
-
-
-_TYPES = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
-    "integer", lambda _checker, x: isinstance(x, int) and not isinstance(x, bool))
-_Validator = jsonschema.validators.extend(jsonschema.Draft202012Validator, type_checker=_TYPES,
-                                          validators={"required": _required, "additionalProperties": _additional})
+_Validator = None   # made by _validator_class
 _validators: dict = {}  # id(schema) -> its validator, made once
 
 
@@ -121,7 +127,7 @@ def validate(value, schema: dict) -> list:
     """Every way ``value`` breaks ``schema``, as ``(path, message)`` pairs (empty when it is valid)."""
     validator = _validators.get(id(schema))
     if validator is None or validator.schema is not schema:
-        validator = _validators[id(schema)] = _Validator(schema)
+        validator = _validators[id(schema)] = _validator_class()(schema)
     problems = []
     for error in validator.iter_errors(value):
         say = _MESSAGES.get(error.validator)

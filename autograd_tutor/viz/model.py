@@ -672,8 +672,9 @@ class GraphModel(PassRecording):
                     continue
                 if t is not None:
                     key, value = self._key(t), Value.of(_array(t))
-                else:  # freed by backward, or never saved: a cut's result is still known by its id
-                    key, value = freed_input(self, fn, position) or (next(self._synthetic), None)
+                else:  # freed by backward, or never saved: known by its id (named, its value, by set_names)
+                    key, value = (freed_input(self, fn, position) or self._untracked_input(fn, position)
+                                  or (next(self._synthetic), None))
                 specs.append((key, "constant", key, value, False))
             elif hasattr(child, "variable"):
                 leaf = child.variable
@@ -687,6 +688,18 @@ class GraphModel(PassRecording):
             else:
                 specs.append((self._key(child), "op", None, None, True))
         return specs
+
+    def _untracked_input(self, fn, position: int) -> Optional[tuple]:
+        """``(key, Value)`` of untracked input ``position`` of one of our nodes, as the engine noted it while
+        someone listened (``fn._untracked``): a tensor's id (no value: the live tensor's comes with its name,
+        :meth:`set_names`), or a Python number, under a key of its own. None for torch's nodes."""
+        given = getattr(fn, "__dict__", {}).get("_untracked")
+        entry = given[position] if given is not None and position < len(given) else None
+        if entry is None:
+            return None
+        if isinstance(entry, int):
+            return entry, None
+        return next(self._synthetic), Value.of(entry)
 
     # ------------------------------------------------------------------ names and live values
     def set_names(self, pairs: Iterable) -> bool:

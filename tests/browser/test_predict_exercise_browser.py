@@ -156,12 +156,12 @@ def test_lesson_4_prediction_by_mouse_alone(lab, lab_page):
     print(json.dumps({"lesson 4 verdicts": [verdict.inner_text()[:60], wrong.inner_text()[:60]]}))
 
 
-#: lesson -> (its predictions, its exercises): every lesson has at least one prediction
+#: lesson -> (its predictions, its exercises drawn by a check): every lesson has at least one of each
 STEPS = {"01_computation_graph.ipynb": (1, 2), "02_leaf_and_non_leaf.ipynb": (1, 1),
          "03_backward_and_chain_rule.ipynb": (1, 1), "04_retain_grad_and_retain_graph.ipynb": (3, 1),
          "05_hooks_and_events.ipynb": (2, 2), "06_training_a_tiny_network.ipynb": (1, 1),
          "07_a_small_cnn.ipynb": (1, 1), "08_reading_the_engine.ipynb": (1, 1),
-         "09_where_did_my_gradient_go.ipynb": (5, 0)}
+         "09_where_did_my_gradient_go.ipynb": (5, 1)}
 
 
 RAISES_4 = "It raises a RuntimeError: the first call freed tensors saved for backward"
@@ -380,7 +380,12 @@ def test_lesson_9_every_prediction_by_mouse_and_its_exercise_fixed_line_by_line(
     step = _cell_with(page, "def train_step(w, b):")
     check = _cell_with(page, "check_gradients(train_step").locator(".jp-OutputArea-output")
     _shows(check, "w, b still get no gradient.")
-    assert check.inner_text().count("✗") == 2
+    items = check.locator(".agt-check-details li")
+    assert [t[0] for t in items.all_inner_texts()] == ["✗", "✗"]
+    assert check.locator(".agt-check.is-wrong svg").count() == 2      # one drawing per parameter, each marked:
+    marked = check.locator("svg text.is-wrong").all_text_contents()    # loss is a copy of w.item(); b is not in it
+    assert marked == ["made from w.item(): no path back to w", "not in the graph: b.detach() cut it off"]
+    check.screenshot(path=str(ARTIFACTS / f"exercise-{front}-light-lesson9-start.png"))
     source = _lesson_source(LESSON_9, "def train_step(w, b):")
     for line, fixed, said in LESSON_9_FIXES:
         source = source.replace(line, fixed)
@@ -391,8 +396,14 @@ def test_lesson_9_every_prediction_by_mouse_and_its_exercise_fixed_line_by_line(
         page.keyboard.press("Shift+Enter")                             # runs the check
         _shows(check, said, timeout=30_000)
         check.screenshot(path=str(ARTIFACTS / f"exercise-{front}-light-lesson9-{said.split()[0].lower()}.png"))
-    assert check.inner_text().count("✓") == 2 and "✗" not in check.inner_text()
-    assert _axe(page, ".agt-predict") == []
+        if said.startswith("b still"):                                 # w fixed: b's cut edge is marked
+            assert check.locator(".edge.is-wrong").count() == 1
+            assert check.locator("svg text.is-wrong").all_text_contents() == ["b.detach(): b's gradient stops here"]
+            assert {"x", "y"} <= set(check.locator("svg text").all_text_contents())  # the data, by name
+    assert [t[0] for t in items.all_inner_texts()] == ["✓", "✓"]
+    assert check.locator(".agt-check.is-right .edge.is-right").count() == 6
+    assert check.locator(".is-wrong").count() == 0
+    assert _axe(page, ".agt-predict, .agt-check") == []
 
 
 #: lesson -> [(a line of the exercise cell, its fixed source, the starting verdict, the fixed one)]
