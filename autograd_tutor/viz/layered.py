@@ -782,10 +782,11 @@ def bezier_points(c: tuple, ts) -> list:
 
 
 def path_d(segments: list) -> str:
-    """The SVG ``d`` attribute of a list of cubic segments (``M`` then ``C`` commands only)."""
+    """The SVG ``d`` attribute of a list of cubic segments (``M`` then ``C`` commands only), in whole pixels: a
+    long edge has hundreds of points, and tenths would cost a third more text for nothing one can see."""
     if not segments:
         return ""
-    r = lambda v: round(v, 1)  # noqa: E731
+    r = lambda v: round(v) + 0.0  # noqa: E731  (a float, so that -0.0 and 0 print alike under :g)
     (x0, y0) = segments[0][0]
     return f"M{r(x0):g},{r(y0):g}" + "".join(
         f"C{r(c1[0]):g},{r(c1[1]):g} {r(c2[0]):g},{r(c2[1]):g} {r(e[0]):g},{r(e[1]):g}" for _, c1, c2, e in segments)
