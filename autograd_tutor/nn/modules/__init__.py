@@ -31,6 +31,7 @@ from .normalization import LayerNorm
 from .padding import ConstantPad1d, ConstantPad2d, ZeroPad1d, ZeroPad2d
 from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d, AvgPool1d, AvgPool2d,
                       MaxPool1d, MaxPool2d)
+from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell
 from .sparse import Embedding
 
 __all__ = ["ReLU", "LeakyReLU", "GELU", "SiLU", "Softplus", "ELU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax",
@@ -40,4 +41,5 @@ __all__ = ["ReLU", "LeakyReLU", "GELU", "SiLU", "Softplus", "ELU", "Tanh", "Sigm
            "L1Loss", "SmoothL1Loss", "HuberLoss", "KLDivLoss", "Module", "LayerNorm", "ConstantPad2d", "ConstantPad1d",
            "ZeroPad2d", "ZeroPad1d", "MaxPool2d", "MaxPool1d", "AvgPool2d", "AdaptiveAvgPool2d", "AdaptiveAvgPool1d",
            "AdaptiveMaxPool2d", "AdaptiveMaxPool1d", "AvgPool1d", "Embedding", "Softmin", "Softsign",
-           "Tanhshrink", "Threshold", "GLU", "Hardsigmoid", "Hardswish"]
+           "Tanhshrink", "Threshold", "GLU", "Hardsigmoid", "Hardswish",
+           "RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell"]
