@@ -110,6 +110,20 @@ def test_error(conform, expr):
     conform(f"with expect():\n    {expr}")
 
 
+@pytest.mark.parametrize("ctor", ["RNNCell(2, 3)", "RNNCell(2, 3, nonlinearity='relu')", "RNN(2, 3)",
+                                  "RNN(2, 3, 2, bias=False, batch_first=True)"])
+def test_graph(conform, ctor):
+    """The cells and nn.RNN are built of the same recorded ops as torch's CPU path, so the graphs are the same."""
+    conform(f"torch.manual_seed(0)\nm = torch.nn.{ctor}\nout = m(torch.ones(2, 2))\n"
+            "graph(out[0] if isinstance(out, tuple) else out)")
+
+
+@pytest.mark.parametrize("ctor,h", [("RNNCell(2, 3)", "(2, 3)"), ("RNN(2, 3)", "(1, 3)"), ("RNN(2, 3, 2)", "(2, 3)")])
+def test_graph_given_state(conform, ctor, h):
+    conform(f"torch.manual_seed(0)\nm = torch.nn.{ctor}\nh = torch.ones{h}.requires_grad_()\n"
+            "out = m(torch.ones(2, 2), h)\ngraph(out[0] if isinstance(out, tuple) else out)")
+
+
 def test_tagger_trains(conform):
     """An LSTM tagger (embedding, LSTM, linear, log_softmax, NLL) trained for three SGD steps."""
     conform("""

@@ -4,7 +4,7 @@ sigmoid, tanh, chunk, stack), so gradients flow through every time step and the 
 One step of each, with x the input and h (c) the state:
   RNN:  h' = tanh(x W_ih^T + b_ih + h W_hh^T + b_hh)
   LSTM: i, f, g, o = chunk(x W_ih^T + b_ih + h W_hh^T + b_hh, 4); c' = s(f) c + s(i) tanh(g); h' = s(o) tanh(c')
-  GRU:  r, z = s(...), n = tanh(x_n + r * h_n); h' = (1 - z) n + z h
+  GRU:  r, z = s(...), n = tanh(x_n + r * h_n); h' = (1 - z) n + z h = (h - n) z + n
 All weights start uniform in [-1/sqrt(hidden_size), 1/sqrt(hidden_size)], drawn in registration order as in torch.
 
 >>> import autograd_tutor as torch
@@ -32,24 +32,24 @@ _GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
 def _rnn_step(nonlinearity):
     act = F.tanh if nonlinearity == "tanh" else F.relu
 
-    def step(x, state, w_ih, w_hh, b_ih, b_hh):
-        return act(F.linear(x, w_ih, b_ih) + F.linear(state, w_hh, b_hh))
+    def step(x_proj, state, w_hh, b_hh):
+        return act(F.linear(state, w_hh, b_hh) + x_proj)
     return step
 
 
-def _lstm_step(x, state, w_ih, w_hh, b_ih, b_hh):
+def _lstm_step(x_proj, state, w_hh, b_hh):
     h, c = state
-    i, f, g, o = (F.linear(x, w_ih, b_ih) + F.linear(h, w_hh, b_hh)).chunk(4, 1)
+    i, f, g, o = (x_proj + F.linear(h, w_hh, b_hh)).chunk(4, 1)
     c = F.sigmoid(f) * c + F.sigmoid(i) * F.tanh(g)
     return F.sigmoid(o) * F.tanh(c), c
 
 
-def _gru_step(x, h, w_ih, w_hh, b_ih, b_hh):
-    x_r, x_z, x_n = F.linear(x, w_ih, b_ih).chunk(3, 1)
+def _gru_step(x_proj, h, w_hh, b_hh):
+    x_r, x_z, x_n = x_proj.chunk(3, 1)
     h_r, h_z, h_n = F.linear(h, w_hh, b_hh).chunk(3, 1)
     r, z = F.sigmoid(x_r + h_r), F.sigmoid(x_z + h_z)
     n = F.tanh(x_n + r * h_n)
-    return (1 - z) * n + z * h
+    return (h - n) * z + n  # = (1 - z) n + z h, in torch's order
 
 
 def _reset(module: Module) -> None:
@@ -138,21 +138,23 @@ class RNNBase(Module):
                     (self.num_layers * directions, batch, self.hidden_size))
         x = input.transpose(0, 1) if self.batch_first else input
         step, finals = self._step(), []
+        layers = [s.unbind(0) for s in states]  # one state per layer and direction, as torch splits them
         for layer in range(self.num_layers):
             outs = []
             for d, suffix in enumerate(["", "_reverse"][:directions]):
                 k = layer * directions + d
-                state = tuple(s[k] for s in states) if self.mode == "LSTM" else states[0][k]
-                seq = []
+                state = tuple(s[k] for s in layers) if self.mode == "LSTM" else layers[0][k]
+                w_ih, w_hh, b_ih, b_hh = self._weights(layer, suffix)
+                x_proj, seq = F.linear(x, w_ih, b_ih).unbind(0), []  # all time steps' inputs at once
                 for t in (range(x.size(0)) if d == 0 else reversed(range(x.size(0)))):
-                    state = step(x[t], state, *self._weights(layer, suffix))
+                    state = step(x_proj[t], state, w_hh, b_hh)
                     seq.append(state[0] if self.mode == "LSTM" else state)
                 outs.append(stack(seq if d == 0 else seq[::-1]))
                 finals.append(state)
             x = outs[0] if directions == 1 else cat(outs, 2)
             if self.dropout and self.training and layer < self.num_layers - 1:
                 x = F.dropout(x, self.dropout, True)
-        output = x.transpose(0, 1) if self.batch_first else x
+        output = x.transpose_(0, 1) if self.batch_first else x
         if self.mode == "LSTM":
             h_n, c_n = stack([f[0] for f in finals]), stack([f[1] for f in finals])
             if not batched:
@@ -252,7 +254,8 @@ class RNNCellBase(Module):
             states = (zero, zero) if pair else (zero,)
         elif not batched:
             states = tuple(s.unsqueeze(0) for s in states)
-        out = step(input, states if pair else states[0], self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
+        x_proj = F.linear(input, self.weight_ih, self.bias_ih)
+        out = step(x_proj, states if pair else states[0], self.weight_hh, self.bias_hh)
         if not batched:
             out = tuple(o.squeeze(0) for o in out) if pair else out.squeeze(0)
         return out
