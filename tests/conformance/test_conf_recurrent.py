@@ -143,3 +143,28 @@ for step in range(3):
 for p in lstm.parameters():
     val(p)
 """)
+
+
+ATTENTION = """
+torch.manual_seed(0)
+q = torch.randn({q}).requires_grad_()
+k = torch.randn({k}).requires_grad_()
+v = torch.randn({v}).requires_grad_()
+y = torch.nn.functional.scaled_dot_product_attention(q, k, v{extra})
+print(y.shape, y.dtype, y.requires_grad)
+val(y)
+(y * torch.arange(1., y.numel() + 1).reshape(y.shape)).sum().backward()
+val(q.grad, k.grad, v.grad)
+"""
+
+SDPA = [("2, 4, 3", "2, 4, 3", "2, 4, 3", ""), ("2, 4, 3", "2, 4, 3", "2, 4, 3", ", is_causal=True"),
+        ("1, 2, 5, 4", "1, 2, 6, 4", "1, 2, 6, 3", ""), ("2, 4, 3", "2, 4, 3", "2, 4, 3", ", scale=0.3"),
+        ("2, 4, 3", "2, 4, 3", "2, 4, 3", ", attn_mask=torch.ones(4, 4).tril().bool()"),
+        ("2, 4, 3", "2, 4, 3", "2, 4, 3", ", attn_mask=torch.arange(16.).reshape(4, 4) / 8"),
+        ("1, 4, 3, 2", "1, 2, 3, 2", "1, 2, 3, 2", ", enable_gqa=True"), ("4, 3", "4, 3", "4, 3", ", is_causal=True")]
+
+
+@pytest.mark.parametrize("q,k,v,extra", SDPA)
+def test_attention(conform, q, k, v, extra):
+    """F.scaled_dot_product_attention: torch uses a fused CPU kernel, so values are compared to float32 tolerance."""
+    conform(ATTENTION.format(q=q, k=k, v=v, extra=extra))
