@@ -20,7 +20,7 @@ from .modules import (ELU, GELU, SELU, AdaptiveAvgPool1d, AdaptiveAvgPool2d, Ada
                       NLLLoss, ParameterDict, ParameterList, ReLU, ReLU6, Sequential, Sigmoid, SiLU, SmoothL1Loss,
                       Softmax, Softplus, Tanh, Unflatten, ZeroPad1d, ZeroPad2d)
 from .modules import GLU, Hardsigmoid, Hardswish, Softmin, Softsign, Tanhshrink, Threshold
-from .modules import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell
+from .modules import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell, RMSNorm
 from .parameter import Parameter
 
 __all__ = ["Parameter", "Module", "Identity", "Linear", "Bilinear", "Flatten", "Unflatten", "Dropout", "Sequential", "ModuleList",
@@ -31,5 +31,5 @@ __all__ = ["Parameter", "Module", "Identity", "Linear", "Bilinear", "Flatten", "
            "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AvgPool1d", "ConstantPad1d", "ConstantPad2d", "ZeroPad1d",
            "ZeroPad2d", "CosineSimilarity", "Hardtanh", "ReLU6", "LogSigmoid", "SELU", "Mish", "HuberLoss",
            "KLDivLoss", "Dropout2d", "Softmin", "Softsign", "Tanhshrink", "Threshold", "GLU", "Hardsigmoid",
-           "Hardswish", "RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell", "functional", "init",
+           "Hardswish", "RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell", "RMSNorm", "functional", "init",
            "utils"]

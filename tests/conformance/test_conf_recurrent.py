@@ -168,3 +168,41 @@ SDPA = [("2, 4, 3", "2, 4, 3", "2, 4, 3", ""), ("2, 4, 3", "2, 4, 3", "2, 4, 3",
 def test_attention(conform, q, k, v, extra):
     """F.scaled_dot_product_attention: torch uses a fused CPU kernel, so values are compared to float32 tolerance."""
     conform(ATTENTION.format(q=q, k=k, v=v, extra=extra))
+
+
+@pytest.mark.parametrize("args", ["(4,)", "(4,), w", "(3, 4), w2, eps=1e-3", "[4], eps=0.5"])
+def test_rms_norm(conform, args):
+    """F.rms_norm: torch's composite (Pow, Mean, Add, Rsqrt, Mul): values and gradients. (The graph is not compared:
+    torch records the scalar eps add as AddBackward1, this engine as AddBackward0.)"""
+    conform(f"""
+torch.manual_seed(0)
+x = torch.randn(2, 3, 4).requires_grad_()
+w = torch.randn(4).requires_grad_()
+w2 = torch.randn(3, 4).requires_grad_()
+y = torch.nn.functional.rms_norm(x, {args})
+val(y)
+print(y.grad_fn.name())
+(y * torch.arange(24.).reshape(2, 3, 4)).sum().backward()
+val(x.grad)
+print(w.grad is None, w2.grad is None)
+if w.grad is not None:
+    val(w.grad)
+if w2.grad is not None:
+    val(w2.grad)
+""")
+
+
+@pytest.mark.parametrize("ctor", ["RMSNorm(4)", "RMSNorm([3, 4], eps=1e-6)", "RMSNorm(4, elementwise_affine=False)"])
+def test_rms_norm_module(conform, ctor):
+    conform(f"""
+m = torch.nn.{ctor}
+print(m)
+print([(n, tuple(p.shape)) for n, p in m.named_parameters()])
+x = (torch.arange(24.).reshape(2, 3, 4) % 7 - 3).requires_grad_()
+y = m(x)
+val(y)
+y.pow(2).sum().backward()
+val(x.grad)
+for n, p in m.named_parameters():
+    val(p.grad)
+""")

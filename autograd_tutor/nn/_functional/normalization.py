@@ -10,7 +10,7 @@ from ...autograd.dtypes import kind_name
 from ...autograd.ops.normalization import NativeBatchNormBackward0, NativeLayerNormBackward0
 from ...autograd.tensor import Tensor
 
-__all__ = ["layer_norm", "batch_norm"]
+__all__ = ["layer_norm", "batch_norm", "rms_norm"]
 
 
 def _or_empty(dtype, *tensors) -> list:
@@ -97,3 +97,18 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
     return NativeBatchNormBackward0.apply(input, *_or_empty(d.dtype, weight, bias), running_mean=running_mean,
                                           running_var=running_var, training=bool(training), momentum=momentum,
                                           eps=eps, affine=(weight is not None, bias is not None))
+
+
+def rms_norm(input: Tensor, normalized_shape, weight: Tensor | None = None, eps: float | None = None) -> Tensor:
+    """y = x / sqrt(mean(x^2) + eps) * weight over the last ``len(normalized_shape)`` dims (no centring, unlike
+    layer_norm); ``eps`` defaults to the dtype's machine epsilon. Recorded as torch's composite: Pow, Mean, Add,
+    Rsqrt, Mul.
+
+    >>> import autograd_tutor as torch
+    >>> rms_norm(torch.tensor([3., 4.]), (2,))
+    tensor([0.8485, 1.1314])
+    """
+    dims = tuple(range(-len(tuple(normalized_shape)), 0))
+    eps = float(np.finfo(input.dtype.np).eps) if eps is None else eps
+    result = input.mul(input.pow(2).mean(dims, keepdim=True).add_(eps).rsqrt())
+    return result if weight is None else result.mul(weight)

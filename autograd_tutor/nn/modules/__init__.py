@@ -27,7 +27,7 @@ from .linear import Bilinear, Identity, Linear
 from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss, L1Loss, MSELoss, NLLLoss,
                    SmoothL1Loss)
 from .module import Module
-from .normalization import LayerNorm
+from .normalization import LayerNorm, RMSNorm
 from .padding import ConstantPad1d, ConstantPad2d, ZeroPad1d, ZeroPad2d
 from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d, AvgPool1d, AvgPool2d,
                       MaxPool1d, MaxPool2d)
@@ -42,4 +42,4 @@ __all__ = ["ReLU", "LeakyReLU", "GELU", "SiLU", "Softplus", "ELU", "Tanh", "Sigm
            "ZeroPad2d", "ZeroPad1d", "MaxPool2d", "MaxPool1d", "AvgPool2d", "AdaptiveAvgPool2d", "AdaptiveAvgPool1d",
            "AdaptiveMaxPool2d", "AdaptiveMaxPool1d", "AvgPool1d", "Embedding", "Softmin", "Softsign",
            "Tanhshrink", "Threshold", "GLU", "Hardsigmoid", "Hardswish",
-           "RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell"]
+           "RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell", "RMSNorm"]

@@ -1,4 +1,4 @@
-"""``nn.LayerNorm``.
+"""``nn.LayerNorm`` and ``nn.RMSNorm``.
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from .. import functional as F, init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["LayerNorm"]
+__all__ = ["LayerNorm", "RMSNorm"]
 
 
 class LayerNorm(Module):
@@ -55,3 +55,38 @@ class LayerNorm(Module):
     def extra_repr(self) -> str:
         return (f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}, "
                 f"bias={self.bias is not None}")
+
+
+class RMSNorm(Module):
+    """Divides each sample by the root mean square of its last dims (``normalized_shape``), then scales it by a
+    learned ``weight`` (ones at first): ``F.rms_norm``. ``eps=None`` means the dtype's machine epsilon.
+
+    >>> import autograd_tutor as torch
+    >>> torch.nn.RMSNorm(4)
+    RMSNorm((4,), eps=None, elementwise_affine=True)
+    """
+
+    def __init__(self, normalized_shape, eps: float | None = None, elementwise_affine: bool = True, device=None,
+                 dtype=None) -> None:
+        super().__init__()
+        check_cpu(device)
+        if isinstance(normalized_shape, numbers.Integral):
+            normalized_shape = (normalized_shape,)
+        self.normalized_shape = tuple(normalized_shape)
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        if elementwise_affine:
+            self.weight = Parameter(empty(*self.normalized_shape, dtype=dtype))
+        else:
+            self.register_parameter("weight", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        if self.elementwise_affine:
+            init.ones_(self.weight)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.rms_norm(input, self.normalized_shape, self.weight, self.eps)
+
+    def extra_repr(self) -> str:
+        return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
