@@ -160,17 +160,21 @@ def _track_step_calls(opt: Optimizer) -> None:
     opt.step = wrapper
 
 
+def _lambdas_per_group(optimizer: Optimizer, lr_lambda) -> list:
+    """One function for each parameter group: ``lr_lambda`` for all, or the list given (one per group)."""
+    if not isinstance(lr_lambda, (list, tuple)):
+        return [lr_lambda] * len(optimizer.param_groups)
+    if len(lr_lambda) != len(optimizer.param_groups):
+        raise ValueError(f"Expected {len(optimizer.param_groups)} lr_lambdas, but got {len(lr_lambda)}")
+    return list(lr_lambda)
+
+
 class LambdaLR(LRScheduler):
     """``lr = base_lr * lr_lambda(epoch)``, one function for all groups or one per group."""
 
     def __init__(self, optimizer: Optimizer, lr_lambda, last_epoch: int = -1) -> None:
         self.optimizer = optimizer
-        if not isinstance(lr_lambda, (list, tuple)):
-            self.lr_lambdas = [lr_lambda] * len(optimizer.param_groups)
-        else:
-            if len(lr_lambda) != len(optimizer.param_groups):
-                raise ValueError(f"Expected {len(optimizer.param_groups)} lr_lambdas, but got {len(lr_lambda)}")
-            self.lr_lambdas = list(lr_lambda)
+        self.lr_lambdas = _lambdas_per_group(optimizer, lr_lambda)
         super().__init__(optimizer, last_epoch)
 
     def state_dict(self) -> dict:
@@ -288,12 +292,7 @@ class MultiplicativeLR(LRScheduler):
 
     def __init__(self, optimizer: Optimizer, lr_lambda, last_epoch: int = -1) -> None:
         self.optimizer = optimizer
-        if not isinstance(lr_lambda, (list, tuple)):
-            self.lr_lambdas = [lr_lambda] * len(optimizer.param_groups)
-        else:
-            if len(lr_lambda) != len(optimizer.param_groups):
-                raise ValueError(f"Expected {len(optimizer.param_groups)} lr_lambdas, but got {len(lr_lambda)}")
-            self.lr_lambdas = list(lr_lambda)
+        self.lr_lambdas = _lambdas_per_group(optimizer, lr_lambda)
         for fn in self.lr_lambdas:
             if not callable(fn):
                 raise TypeError(f"lr_lambda should be a function, but got {type(fn).__name__}")

@@ -14,6 +14,17 @@ from .module import Module
 __all__ = ["LayerNorm", "RMSNorm"]
 
 
+def _normalizes(module: Module, normalized_shape, eps, elementwise_affine: bool, device) -> None:
+    """What LayerNorm and RMSNorm both keep: the trailing shape they normalize over (an int ``n`` is ``(n,)``),
+    their ``eps`` and whether they learn an elementwise scale."""
+    check_cpu(device)
+    if isinstance(normalized_shape, numbers.Integral):
+        normalized_shape = (normalized_shape,)
+    module.normalized_shape = tuple(normalized_shape)
+    module.eps = eps
+    module.elementwise_affine = elementwise_affine
+
+
 class LayerNorm(Module):
     """Normalises each sample over its last dims (``normalized_shape``) to mean 0 and variance 1, then scales
     and shifts it by learned ``weight`` (ones at first) and ``bias`` (zeros): ``F.layer_norm``.
@@ -26,12 +37,7 @@ class LayerNorm(Module):
     def __init__(self, normalized_shape, eps: float = 1e-05, elementwise_affine: bool = True, bias: bool = True,
                  device=None, dtype=None) -> None:
         super().__init__()
-        check_cpu(device)
-        if isinstance(normalized_shape, numbers.Integral):
-            normalized_shape = (normalized_shape,)
-        self.normalized_shape = tuple(normalized_shape)
-        self.eps = eps
-        self.elementwise_affine = elementwise_affine
+        _normalizes(self, normalized_shape, eps, elementwise_affine, device)
         if elementwise_affine:
             self.weight = Parameter(empty(*self.normalized_shape, dtype=dtype))
             if bias:
@@ -69,12 +75,7 @@ class RMSNorm(Module):
     def __init__(self, normalized_shape, eps: float | None = None, elementwise_affine: bool = True, device=None,
                  dtype=None) -> None:
         super().__init__()
-        check_cpu(device)
-        if isinstance(normalized_shape, numbers.Integral):
-            normalized_shape = (normalized_shape,)
-        self.normalized_shape = tuple(normalized_shape)
-        self.eps = eps
-        self.elementwise_affine = elementwise_affine
+        _normalizes(self, normalized_shape, eps, elementwise_affine, device)
         if elementwise_affine:
             self.weight = Parameter(empty(*self.normalized_shape, dtype=dtype))
         else:
