@@ -224,7 +224,7 @@ def test_lesson_6_draws_large_gradients_as_heatmaps_with_their_shape(lab, lab_pa
     assert gheat.get_attribute("visibility") == "visible"
     cells = "(g) => [...g.querySelectorAll('path')].map((p) => p.getAttribute('fill') + p.getAttribute('d')).join('|')"
     drawn = gheat.evaluate(cells)
-    assert "changed since" in widget.locator(".agt-note").inner_text()
+    expect(widget.locator(".agt-note")).to_contain_text("changed since")  # textContent: needs no rendering
     page.keyboard.press("ArrowLeft")  # before that step: model.0.weight.grad is None, no heatmap
     page.wait_for_function("(r) => !r.dataset.gliding", arg=widget.element_handle())
     assert gheat.get_attribute("visibility") == "hidden"
