@@ -24,21 +24,21 @@ def test_lesson_3_runs_and_its_backward_pass_can_be_stepped(lab, lab_page):
     page.get_by_text("tensor(7.7183)").wait_for(timeout=90_000)  # the last printing cell ran
     page.get_by_text("5.0 3.0").wait_for()
     page.get_by_text("tensor(42.) tensor(28.) tensor(14.)").wait_for()
+    lab.wait_idle(page, timeout=120_000)
 
     widget = page.locator(".agt-root").first
     widget.wait_for()
     page.wait_for_function("document.querySelectorAll('.agt-root')[0].querySelectorAll('.agt-node').length === 4")
     assert _texts(widget.locator(".agt-node .agt-label")) == ["a", "b", "c", "d"]
 
-    widget.focus()
-    page.keyboard.press("Home")
+    widget.press("Home")
     labels = widget.locator(".agt-elabel")
     for _ in range(4):
-        page.keyboard.press("ArrowRight")
+        widget.press("ArrowRight")
     assert sorted(t for t in _texts(labels) if t) == ["1", "1", "3", "4"]
-    assert widget.locator(".agt-narration").inner_text() == \
+    assert widget.locator(".agt-narration").text_content() == \
         "a receives 1 + 4 = 5 and stores it in a.grad, which becomes 5."
-    page.keyboard.press("End")
+    widget.press("End")
     b = widget.locator(".agt-node").filter(has=page.locator(".agt-label", has_text="b")).first
     assert b.locator(".agt-grad").text_content() == "grad 3"
     ARTIFACTS.mkdir(exist_ok=True)
@@ -57,6 +57,7 @@ def test_lesson_7_draws_the_cnn_step_and_replays_it(lab, lab_page):
     shutil.copy(LESSON_7, lab.root / LESSON_7.name)
     lab.run_all(page, LESSON_7.name)
     page.get_by_text("right on 16 of 16").wait_for(timeout=120_000)  # the training cell printed
+    lab.wait_idle(page, timeout=120_000)
     # the drawing of the training step: the one whose node table names the logits
     step = page.locator(".agt-root").filter(has=page.locator(".agt-table th", has_text="logits")).first
     step.wait_for()
@@ -66,9 +67,8 @@ def test_lesson_7_draws_the_cnn_step_and_replays_it(lab, lab_page):
     assert {"loss", "features", "pooled", "logits", "model.0.weight", "X"} <= set(labels), labels
     ops = set(_texts(rows.locator("td:nth-child(3)")))
     assert {"ConvolutionBackward0", "MaxPool2DWithIndicesBackward0", "ReluBackward0"} <= ops, ops
-    step.focus()
-    page.keyboard.press("End")
-    assert step.locator(".agt-narration").inner_text()
+    step.press("End")
+    assert step.locator(".agt-narration").text_content()
     grads = [t for t in _texts(rows.locator("td:nth-child(5)")) if t and t != "None"]  # in step with the drawing
     assert len(grads) >= 4, grads  # the kernels, their biases, the linear layer's weight and bias
     ARTIFACTS.mkdir(exist_ok=True)
@@ -85,6 +85,7 @@ def test_lesson_8_shows_the_source_beside_the_drawing_of_the_same_step(lab, lab_
     shutil.copy(LESSON_8, lab.root / LESSON_8.name)
     lab.run_all(page, LESSON_8.name)
     page.get_by_text("tensor(4.) tensor(3.) torch::autograd::AccumulateGrad").wait_for(timeout=90_000)
+    lab.wait_idle(page, timeout=120_000)
     for where in ("autograd_tutor/autograd/tensor.py", "autograd_tutor/autograd/function.py",
                   "autograd_tutor/autograd/ops/arithmetic.py", "autograd_tutor/autograd/engine.py",
                   "autograd_tutor/autograd/node.py"):
@@ -93,9 +94,8 @@ def test_lesson_8_shows_the_source_beside_the_drawing_of_the_same_step(lab, lab_
     widget = page.locator(".agt-root").last
     widget.wait_for()
     assert sorted(_texts(widget.locator(".agt-node .agt-label"))) == ["a", "b", "c"]
-    widget.focus()
-    page.keyboard.press("End")
-    assert widget.locator(".agt-narration").inner_text() == "Backward pass 1 is done: a.grad = 4, b.grad = 3."
+    widget.press("End")
+    assert widget.locator(".agt-narration").text_content() == "Backward pass 1 is done: a.grad = 4, b.grad = 3."
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "lesson-8-page.png"), full_page=False)
 
@@ -110,6 +110,7 @@ def test_lesson_9_marks_the_cut_and_checks_the_prediction(lab, lab_page):
     shutil.copy(LESSON_9, lab.root / LESSON_9.name)
     lab.run_all(page, LESSON_9.name)
     page.get_by_text("still get no gradient.").first.wait_for(timeout=120_000)  # the exercise's check ran
+    lab.wait_idle(page, timeout=120_000)
     drawing = page.locator(".agt-root").first
     drawing.scroll_into_view_if_needed()
     cut = drawing.locator(".agt-node.agt-cut")
@@ -131,9 +132,8 @@ def test_lesson_9_marks_the_cut_and_checks_the_prediction(lab, lab_page):
     after = after.locator(".agt-root").first  # the drawing under the prediction now holds the pass
     after.locator(".agt-pos").page.wait_for_function(
         "el => /\\/ [1-9]/.test(el.textContent)", arg=after.locator(".agt-pos").element_handle())
-    after.focus()
-    page.keyboard.press("End")
-    assert after.locator(".agt-narration").inner_text().startswith("Backward pass 1 is done: b.grad = 9.")
+    after.press("End")
+    assert after.locator(".agt-narration").text_content().startswith("Backward pass 1 is done: b.grad = 9.")
     ARTIFACTS.mkdir(exist_ok=True)
     drawing.screenshot(path=str(ARTIFACTS / "lesson-9-cut.png"))
     predict.screenshot(path=str(ARTIFACTS / "lesson-9-predict.png"))
@@ -173,20 +173,19 @@ def test_lesson_5_replay_keeps_its_step_in_view_and_ends_on_the_leaves(lab, lab_
     widget.scroll_into_view_if_needed()
     wider = "(r) => r.querySelector('.agt-viewport').getBBox().width > r.querySelector('.agt-svg').viewBox.baseVal.width"
     assert widget.evaluate(wider)  # the drawing is wider than its view: the replay must pan
-    widget.focus()
-    page.keyboard.press("Home")
+    widget.press("Home")
     count = int(widget.locator("input[type=range]").get_attribute("max"))
     assert count >= 5
     for step in range(1, count + 1):
-        page.keyboard.press("ArrowRight")
+        widget.press("ArrowRight")
         page.wait_for_function(f"(r) => r.querySelector('.agt-pos').textContent.startsWith('step {step} /') && "
                                "!r.dataset.gliding", arg=widget.element_handle())
         seen = widget.evaluate(_STEP_IN_VIEW)
         assert seen and all(seen), (step, seen)
     w = widget.locator(".agt-node.agt-leaf").filter(has=page.locator(".agt-label", has_text="w")).first
     assert w.locator(".agt-grad").text_content().startswith("grad [")  # the leaf checked above received .grad
-    page.keyboard.press("Home")
-    page.keyboard.press("End")
+    widget.press("Home")
+    widget.press("End")
     page.wait_for_function("(r) => !r.dataset.gliding", arg=widget.element_handle())
     seen = widget.evaluate(_STEP_IN_VIEW)
     assert seen and all(seen), seen
@@ -206,16 +205,17 @@ def test_lesson_6_draws_large_gradients_as_heatmaps_with_their_shape(lab, lab_pa
     shutil.copy(LESSON_6, lab.root / LESSON_6.name)
     lab.run_all(page, LESSON_6.name)
     page.get_by_text("accuracy:", exact=False).first.wait_for(timeout=180_000)
+    lab.wait_idle(page, timeout=180_000)  # every cell ran: none takes the focus from the widget any more
     widget = page.locator(".agt-root").filter(has=page.locator(".agt-table th", has_text="model.0.weight")).first
     widget.scroll_into_view_if_needed()
-    widget.focus()
-    page.keyboard.press("Home")
+    widget.press("Home")  # a locator's press focuses the widget first, each time
     active = widget.locator(".agt-node.agt-active .agt-label")
     for _ in range(40):  # to the step that stores model.0.weight.grad: the replay pans there
-        page.keyboard.press("ArrowRight")
+        widget.press("ArrowRight")
         page.wait_for_function("(r) => !r.dataset.gliding", arg=widget.element_handle())
         if active.count() and active.first.text_content() == "model.0.weight":
             break
+    assert active.count() and active.first.text_content() == "model.0.weight", widget.locator(".agt-pos").text_content()
     weight = widget.locator(".agt-node.agt-leaf").filter(has=page.locator(".agt-label", has_text="model.0.weight"))
     assert weight.locator(".agt-grad").text_content() == "grad (16, 2)"
     # the heatmap under the row is this pass's gradient, sent with the step (the drawing's own is the weight's
@@ -225,10 +225,10 @@ def test_lesson_6_draws_large_gradients_as_heatmaps_with_their_shape(lab, lab_pa
     cells = "(g) => [...g.querySelectorAll('path')].map((p) => p.getAttribute('fill') + p.getAttribute('d')).join('|')"
     drawn = gheat.evaluate(cells)
     expect(widget.locator(".agt-note")).to_contain_text("changed since")  # textContent: needs no rendering
-    page.keyboard.press("ArrowLeft")  # before that step: model.0.weight.grad is None, no heatmap
+    widget.press("ArrowLeft")  # before that step: model.0.weight.grad is None, no heatmap
     page.wait_for_function("(r) => !r.dataset.gliding", arg=widget.element_handle())
     assert gheat.get_attribute("visibility") == "hidden"
-    page.keyboard.press("ArrowRight")
+    widget.press("ArrowRight")
     assert gheat.get_attribute("visibility") == "visible" and gheat.evaluate(cells) == drawn and "|" in drawn
     labels = [t.strip() for t in widget.locator(".agt-elabel").all_text_contents() if t.strip()]
     assert "(16, 2)" in labels and not [t for t in labels if "…" in t], labels
