@@ -29,7 +29,8 @@ from ..autograd.grad_mode import enable_grad
 from ..autograd.tensor import Tensor
 from ..nn.modules.module import _typename, reset_grads
 
-__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "lr_scheduler"]
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "Adamax", "NAdam", "RAdam", "Rprop",
+           "lr_scheduler"]
 
 
 class _RequiredParameter:
@@ -427,6 +428,231 @@ class Adagrad(Optimizer):
         total = state["sum"]._data
         total[...] = _fma(grad, grad, total)
         data += scalar(-clr) * grad / (np.sqrt(total) + scalar(group["eps"]))
+        self._changed(p, *state.values())
+
+
+def _check_betas(lr, eps, betas, weight_decay) -> None:
+    """The checks the Adam family shares, in torch's order and words."""
+    _not_negative(("learning rate", lr), ("epsilon value", eps))
+    for i, beta in enumerate(betas[:2]):
+        if not 0.0 <= beta < 1.0:
+            raise ValueError(f"Invalid beta parameter at index {i}: {beta}")
+    _not_negative(("weight_decay value", weight_decay))
+
+
+def _zeros_state(state: dict, data: np.ndarray, *names: str) -> None:
+    """A fresh state: ``step`` 0 (a float32 tensor, as torch keeps it), then one zero buffer per name."""
+    state["step"] = Tensor._make(np.array(0.0, np.float32))
+    for name in names:
+        state[name] = Tensor._make(np.zeros_like(data))
+
+
+def _decay_decoupled(p: Tensor, group: dict) -> None:
+    """``p *= 1 - lr * weight_decay`` when the decay is decoupled (AdamW-style), before the step."""
+    if group["weight_decay"] != 0 and group["decoupled_weight_decay"]:
+        p._data *= p._data.dtype.type(1 - group["lr"] * group["weight_decay"])
+
+
+class Adadelta(Optimizer):
+    """Adadelta: steps in the units of the parameter, a running RMS of past steps over a running RMS of
+    gradients, as torch computes it::
+
+        g = grad + weight_decay * p;   v = rho v + (1 - rho) g^2
+        d = sqrt(u + eps) / sqrt(v + eps) * g;   u = rho u + (1 - rho) d^2;   p = p - lr d
+    """
+
+    def __init__(self, params, lr: float = 1.0, rho: float = 0.9, eps: float = 1e-6, weight_decay: float = 0,
+                 foreach=None, *, capturable: bool = False, maximize: bool = False,
+                 differentiable: bool = False) -> None:
+        _not_negative(("learning rate", lr))
+        if not 0.0 <= rho <= 1.0:
+            raise ValueError(f"Invalid rho value: {rho}")
+        _not_negative(("epsilon value", eps), ("weight_decay value", weight_decay))
+        defaults = {"lr": lr, "rho": rho, "eps": eps, "weight_decay": weight_decay, "maximize": maximize,
+                    "capturable": capturable, "foreach": foreach, "differentiable": differentiable}
+        _check_fused(foreach, None, differentiable)
+        super().__init__(params, defaults)
+
+    def _update(self, p: Tensor, group: dict) -> None:
+        scalar = p._data.dtype.type
+        state = self.state[p]
+        if not state:
+            _zeros_state(state, p._data, "square_avg", "acc_delta")
+        state["step"]._data += 1
+        grad = self._gradient(p, group)
+        rho, eps = scalar(group["rho"]), scalar(group["eps"])
+        v, u = state["square_avg"]._data, state["acc_delta"]._data
+        v[...] = _fma(scalar(1 - group["rho"]) * grad, grad, v * rho)
+        delta = np.sqrt(u + eps) / np.sqrt(v + eps) * grad
+        u[...] = _fma(scalar(1 - group["rho"]) * delta, delta, u * rho)
+        p._data[...] = _fma(delta, scalar(-group["lr"]), p._data)
+        self._changed(p, *state.values())
+
+
+class Adamax(Optimizer):
+    """Adamax: Adam with the infinity norm, a running maximum of |g| in place of the RMS, as torch computes it::
+
+        g = grad + weight_decay * p;   m = m + (1 - beta1) (g - m);   u = max(beta2 u, |g| + eps)
+        p = p - lr / (1 - beta1^t) * m / u
+    """
+
+    def __init__(self, params, lr: float = 2e-3, betas: tuple = (0.9, 0.999), eps: float = 1e-8,
+                 weight_decay: float = 0, foreach=None, *, maximize: bool = False, differentiable: bool = False,
+                 capturable: bool = False) -> None:
+        _check_betas(lr, eps, betas, weight_decay)
+        defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay, "foreach": foreach,
+                    "maximize": maximize, "differentiable": differentiable, "capturable": capturable}
+        _check_fused(foreach, None, differentiable)
+        super().__init__(params, defaults)
+
+    def _update(self, p: Tensor, group: dict) -> None:
+        scalar = p._data.dtype.type
+        state = self.state[p]
+        if not state:
+            _zeros_state(state, p._data, "exp_avg", "exp_inf")
+        beta1, beta2 = group["betas"]
+        state["step"]._data += 1
+        grad = self._gradient(p, group)
+        m, u = state["exp_avg"]._data, state["exp_inf"]._data
+        _lerp_(m, grad, scalar(1 - beta1))
+        np.maximum(u * scalar(beta2), np.abs(grad) + scalar(group["eps"]), out=u)
+        clr = group["lr"] / (1 - beta1 ** float(state["step"]._data))
+        p._data += scalar(-clr) * m / u
+        self._changed(p, *state.values())
+
+
+class NAdam(Optimizer):
+    """NAdam: Adam with Nesterov momentum, its momentum warmed up by ``mu_t = beta1 (1 - 0.5 * 0.96^(t psi))``
+    (psi = ``momentum_decay``), as torch computes it::
+
+        m = m + (1 - beta1) (g - m);   v = beta2 v + (1 - beta2) g^2;   P = P * mu_t
+        denom = sqrt(v / (1 - beta2^t)) + eps
+        p = p - lr (1 - mu_t) / (1 - P) * g / denom - lr mu_{t+1} / (1 - P mu_{t+1}) * m / denom
+    """
+
+    def __init__(self, params, lr: float = 2e-3, betas: tuple = (0.9, 0.999), eps: float = 1e-8,
+                 weight_decay: float = 0, momentum_decay: float = 4e-3, decoupled_weight_decay: bool = False, *,
+                 foreach=None, maximize: bool = False, capturable: bool = False,
+                 differentiable: bool = False) -> None:
+        _check_betas(lr, eps, betas, weight_decay)
+        _not_negative(("momentum_decay value", momentum_decay))
+        defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay,
+                    "momentum_decay": momentum_decay, "decoupled_weight_decay": decoupled_weight_decay,
+                    "maximize": maximize, "foreach": foreach, "capturable": capturable,
+                    "differentiable": differentiable}
+        _check_fused(foreach, None, differentiable)
+        super().__init__(params, defaults)
+
+    def _update(self, p: Tensor, group: dict) -> None:
+        scalar = p._data.dtype.type
+        state = self.state[p]
+        if not state:
+            _zeros_state(state, p._data, "exp_avg", "exp_avg_sq")
+            state = self.state[p] = {"step": state["step"], "mu_product": Tensor._make(np.array(1.0, np.float32)),
+                                     "exp_avg": state["exp_avg"], "exp_avg_sq": state["exp_avg_sq"]}  # torch's order
+        beta1, beta2 = group["betas"]
+        lr, psi = group["lr"], group["momentum_decay"]
+        state["step"]._data += 1
+        step = float(state["step"]._data)
+        _decay_decoupled(p, group)
+        grad = self._gradient(p, group)
+        mu = beta1 * (1.0 - 0.5 * 0.96 ** (step * psi))
+        mu_next = beta1 * (1.0 - 0.5 * 0.96 ** ((step + 1) * psi))
+        product = state["mu_product"]._data
+        product[...] = product * np.float32(mu)  # a float32 tensor, as in torch
+        m, v = state["exp_avg"]._data, state["exp_avg_sq"]._data
+        _lerp_(m, grad, scalar(1 - beta1))
+        v[...] = _fma(scalar(1 - beta2) * grad, grad, v * scalar(beta2))
+        denom = np.sqrt(v / scalar(1 - beta2 ** step)) + scalar(group["eps"])
+        product = float(product)
+        p._data += scalar(-lr * (1.0 - mu) / (1.0 - product)) * grad / denom
+        p._data += scalar(-lr * mu_next / (1.0 - product * mu_next)) * m / denom
+        self._changed(p, *state.values())
+
+
+class RAdam(Optimizer):
+    """RAdam: Adam whose adaptive step is switched on, and rectified, once the variance of its running average
+    is tractable (rho_t > 5), as torch computes it::
+
+        rho_inf = 2 / (1 - beta2) - 1;   rho_t = rho_inf - 2 t beta2^t / (1 - beta2^t)
+        r_t = sqrt((rho_t - 4)(rho_t - 2) rho_inf / ((rho_inf - 4)(rho_inf - 2) rho_t))
+        p = p - lr m / (1 - beta1^t) * sqrt(1 - beta2^t) / (sqrt(v) + eps) * r_t    (rho_t > 5)
+        p = p - lr m / (1 - beta1^t)                                                  (otherwise: SGD with momentum)
+    """
+
+    def __init__(self, params, lr: float = 1e-3, betas: tuple = (0.9, 0.999), eps: float = 1e-8,
+                 weight_decay: float = 0, decoupled_weight_decay: bool = False, *, foreach=None,
+                 maximize: bool = False, capturable: bool = False, differentiable: bool = False) -> None:
+        _check_betas(lr, eps, betas, weight_decay)
+        defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay, "maximize": maximize,
+                    "foreach": foreach, "capturable": capturable, "decoupled_weight_decay": decoupled_weight_decay,
+                    "differentiable": differentiable}
+        _check_fused(foreach, None, differentiable)
+        super().__init__(params, defaults)
+
+    def _update(self, p: Tensor, group: dict) -> None:
+        scalar = p._data.dtype.type
+        state = self.state[p]
+        if not state:
+            _zeros_state(state, p._data, "exp_avg", "exp_avg_sq")
+        beta1, beta2 = group["betas"]
+        lr = group["lr"]
+        state["step"]._data += 1
+        step = float(state["step"]._data)
+        _decay_decoupled(p, group)
+        grad = self._gradient(p, group)
+        m, v = state["exp_avg"]._data, state["exp_avg_sq"]._data
+        _lerp_(m, grad, scalar(1 - beta1))
+        v[...] = _fma(scalar(1 - beta2) * grad, grad, v * scalar(beta2))
+        correction2 = 1 - beta2 ** step
+        corrected = m / scalar(1 - beta1 ** step)
+        rho_inf = 2 / (1 - beta2) - 1
+        rho_t = rho_inf - 2 * step * (beta2 ** step) / correction2
+        if rho_t > 5.0:
+            rect = ((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
+            adaptive = scalar(1) / (np.sqrt(v) + scalar(group["eps"])) * scalar(correction2 ** 0.5)  # torch's x / t
+            p._data -= corrected * scalar(lr) * adaptive * scalar(rect)
+        else:
+            p._data -= corrected * scalar(lr)
+        self._changed(p, *state.values())
+
+
+class Rprop(Optimizer):
+    """Rprop: only the sign of the gradient counts; each coordinate's step grows by ``etas[1]`` while the sign
+    stays, shrinks by ``etas[0]`` when it flips (and that step is skipped), within ``step_sizes``::
+
+        s = clamp(s * (etaplus if g g_prev > 0, etaminus if < 0, else 1), min, max)
+        g = 0 where the sign flipped;   p = p - sign(g) s;   g_prev = g
+    """
+
+    def __init__(self, params, lr: float = 1e-2, etas: tuple = (0.5, 1.2), step_sizes: tuple = (1e-6, 50), *,
+                 capturable: bool = False, foreach=None, maximize: bool = False,
+                 differentiable: bool = False) -> None:
+        _not_negative(("learning rate", lr))
+        if not 0.0 < etas[0] < 1.0 < etas[1]:
+            raise ValueError(f"Invalid eta values: {etas[0]}, {etas[1]}")
+        defaults = {"lr": lr, "etas": etas, "step_sizes": step_sizes, "foreach": foreach, "maximize": maximize,
+                    "differentiable": differentiable, "capturable": capturable}
+        _check_fused(foreach, None, differentiable)
+        super().__init__(params, defaults)
+
+    def _update(self, p: Tensor, group: dict) -> None:
+        scalar = p._data.dtype.type
+        state = self.state[p]
+        if not state:
+            _zeros_state(state, p._data, "prev")
+            state["step_size"] = Tensor._make(np.full_like(p._data, group["lr"]))
+        state["step"]._data += 1
+        grad = -p.grad._data if group["maximize"] else p.grad._data.copy()
+        prev, size = state["prev"]._data, state["step_size"]._data
+        etaminus, etaplus = group["etas"]
+        sign = np.sign(grad * prev)
+        factor = np.where(sign > 0, scalar(etaplus), np.where(sign < 0, scalar(etaminus), scalar(1)))
+        low, high = group["step_sizes"]
+        np.clip(size * factor, scalar(low), scalar(high), out=size)
+        grad[sign < 0] = 0
+        p._data[...] = _fma(-np.sign(grad), size, p._data)
+        prev[...] = grad
         self._changed(p, *state.values())
 
 

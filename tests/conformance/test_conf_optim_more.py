@@ -1,4 +1,4 @@
-"""RMSprop, AdamW, Adagrad, the learning-rate schedulers (OneCycleLR and ReduceLROnPlateau too) and gradient
+"""RMSprop, AdamW, Adagrad, Adadelta, Adamax, NAdam, RAdam, Rprop, the learning-rate schedulers (OneCycleLR and ReduceLROnPlateau too) and gradient
 clipping, run in torch and in autograd_tutor: the same reprs, state_dict keys, learning rates, warnings and errors,
 and the same losses and weights after 10 steps from ``torch.manual_seed`` (float32 tolerance: torch's CPU ``sqrt``
 is not correctly rounded)."""
@@ -98,6 +98,56 @@ CASES = {
         opt.step()
         print(len(opt.state), opt.state[net[2].bias]["step"])
         val(net[2].weight, opt.state[net[2].weight]["sum"])
+    """,
+    "adadelta, adamax, nadam, radam, rprop: reprs, state and errors": """
+        net, _, _ = make()
+        p = net.parameters
+        for opt in (torch.optim.Adadelta(p()), torch.optim.Adamax(p()), torch.optim.NAdam(p()), torch.optim.RAdam(p()),
+                    torch.optim.Rprop(p()), torch.optim.NAdam(p(), lr=0.01, momentum_decay=0.01, decoupled_weight_decay=True),
+                    torch.optim.Rprop(p(), lr=0.1, etas=(0.4, 1.1), step_sizes=(0.01, 1), maximize=True)):
+            print(opt)
+            print(opt.state_dict()["param_groups"], len(opt.state))
+        with expect(): torch.optim.Adadelta(p(), lr=-1)
+        with expect(): torch.optim.Adadelta(p(), rho=1.5)
+        with expect(): torch.optim.Adadelta(p(), eps=-1.0)
+        with expect(): torch.optim.Adadelta(p(), weight_decay=-1)
+        with expect(): torch.optim.Adamax(p(), betas=(1.0, 0.9))
+        with expect(): torch.optim.Adamax(p(), betas=(0.9, -0.1))
+        with expect(): torch.optim.NAdam(p(), momentum_decay=-1)
+        with expect(): torch.optim.NAdam(p(), eps=-1e-8)
+        with expect(): torch.optim.RAdam(p(), weight_decay=-0.1)
+        with expect(): torch.optim.Rprop(p(), etas=(1.5, 1.2))
+        with expect(): torch.optim.Rprop(p(), etas=(0.5, 0.9))
+        with expect(): torch.optim.Rprop(p(), lr=-0.1)
+    """,
+    "adadelta and adamax": """
+        opt = train(lambda ps: torch.optim.Adadelta(ps))
+        print(opt.state[opt.param_groups[0]["params"][0]]["step"])
+        train(lambda ps: torch.optim.Adadelta(ps, lr=0.5, rho=0.8, eps=1e-4, weight_decay=0.1, maximize=True), steps=4)
+        train(lambda ps: torch.optim.Adamax(ps))
+        train(lambda ps: torch.optim.Adamax(ps, lr=0.05, betas=(0.5, 0.9), weight_decay=0.1))
+    """,
+    "nadam and radam": """
+        opt = train(lambda ps: torch.optim.NAdam(ps))
+        print(opt.state[opt.param_groups[0]["params"][0]]["mu_product"])
+        train(lambda ps: torch.optim.NAdam(ps, lr=0.05, weight_decay=0.1, momentum_decay=0.01))
+        train(lambda ps: torch.optim.NAdam(ps, lr=0.05, weight_decay=0.1, decoupled_weight_decay=True))
+        train(lambda ps: torch.optim.RAdam(ps), steps=12)  # rho_t > 5 from step 6: plain momentum steps before
+        train(lambda ps: torch.optim.RAdam(ps, lr=0.05, betas=(0.8, 0.9), weight_decay=0.1))
+        train(lambda ps: torch.optim.RAdam(ps, lr=0.05, weight_decay=0.1, decoupled_weight_decay=True, maximize=True),
+              steps=4)
+    """,
+    "rprop": """
+        opt = train(lambda ps: torch.optim.Rprop(ps), steps=15)
+        print(opt.state[opt.param_groups[0]["params"][0]]["step_size"])
+        train(lambda ps: torch.optim.Rprop(ps, lr=0.05, etas=(0.3, 1.5), step_sizes=(1e-3, 0.1)), steps=15)
+        train(lambda ps: torch.optim.Rprop(ps, maximize=True), steps=4)
+        w = torch.nn.Parameter(torch.tensor([1., -2., 3.]))
+        opt = torch.optim.Rprop([w], lr=0.5)
+        for g in ([1., 1., -1.], [-1., 1., 0.], [1., 1., 2.], [0., -3., 2.]):  # sign flips skip a step and shrink it
+            w.grad = torch.tensor(g)
+            opt.step()
+            print(w, opt.state[w]["step_size"], opt.state[w]["prev"])
     """,
     "step, exponential and multistep schedulers": """
         train(lambda ps: torch.optim.SGD(ps, lr=0.1, momentum=0.9),
