@@ -1,4 +1,5 @@
-"""RMSprop, AdamW, Adagrad, Adadelta, Adamax, NAdam, RAdam, Rprop, the learning-rate schedulers (OneCycleLR and ReduceLROnPlateau too) and gradient
+"""RMSprop, AdamW, Adagrad, Adadelta, Adamax, NAdam, RAdam, Rprop, the learning-rate schedulers (OneCycleLR, ReduceLROnPlateau, CosineAnnealingWarmRestarts, CyclicLR and
+ChainedScheduler too) and gradient
 clipping, run in torch and in autograd_tutor: the same reprs, state_dict keys, learning rates, warnings and errors,
 and the same losses and weights after 10 steps from ``torch.manual_seed`` (float32 tolerance: torch's CPU ``sqrt``
 is not correctly rounded)."""
@@ -173,6 +174,46 @@ CASES = {
             print(epoch, sched.get_last_lr())
         print(sorted(sched.state_dict()), sched.state_dict()["lr_lambdas"], sched.last_epoch)
         print(opt)
+    """,
+    "warm restarts, cyclic and chained schedulers": """
+        S = torch.optim.lr_scheduler
+        train(lambda ps: torch.optim.SGD(ps, lr=0.1, momentum=0.9),
+              sched_fn=lambda opt: S.CosineAnnealingWarmRestarts(opt, T_0=3, T_mult=2, eta_min=0.01))
+        train(lambda ps: torch.optim.SGD(ps, lr=0.1, momentum=0.9),
+              sched_fn=lambda opt: S.CyclicLR(opt, base_lr=0.01, max_lr=0.1, step_size_up=3, step_size_down=2))
+        train(lambda ps: torch.optim.Adam(ps, lr=0.01),
+              sched_fn=lambda opt: S.CyclicLR(opt, 0.001, 0.05, step_size_up=2, mode="triangular2"))
+        opt = train(lambda ps: torch.optim.SGD(ps, lr=0.1, momentum=0.5), steps=12,
+                    sched_fn=lambda opt: S.CyclicLR(opt, 0.01, 0.1, 2, mode="exp_range", gamma=0.9))
+        print([g["momentum"] for g in opt.param_groups], sorted(opt.param_groups[0]))
+        train(lambda ps: torch.optim.RMSprop(ps, lr=0.01),
+              sched_fn=lambda opt: S.CyclicLR(opt, 0.001, 0.01, 2, scale_fn=lambda x: 0.5 ** x, scale_mode="iterations",
+                                              cycle_momentum=False))
+        train(lambda ps: torch.optim.SGD(ps, lr=0.1),
+              sched_fn=lambda opt: S.ChainedScheduler([S.ConstantLR(opt, factor=0.5, total_iters=3),
+                                                       S.ExponentialLR(opt, gamma=0.8)]))
+        net, _, _ = make()
+        opt = torch.optim.SGD(net.parameters(), lr=1.0)
+        warm = S.CosineAnnealingWarmRestarts(opt, T_0=4, T_mult=3)
+        for epoch in (0.5, 1, 4, 5.5, 16, 17, 3):
+            warm.step(epoch)
+            print(epoch, warm.get_last_lr(), warm.T_cur, warm.T_i, warm.last_epoch)
+        print(sorted(warm.state_dict()), warm._step_count)
+        cyc = S.CyclicLR(torch.optim.SGD(net.parameters(), lr=1.0, momentum=0.9), [0.1], [1.0], step_size_up=4)
+        print(sorted(cyc.state_dict()), cyc.state_dict()["_scale_fn_custom"], cyc.base_lrs, cyc.get_last_lr())
+        chain = S.ChainedScheduler([S.StepLR(opt, 2), S.MultiStepLR(opt, [3])])
+        print(sorted(chain.state_dict()), chain.get_last_lr(), isinstance(chain, S.LRScheduler))
+        with expect(): S.CosineAnnealingWarmRestarts(opt, T_0=0)
+        with expect(): S.CosineAnnealingWarmRestarts(opt, T_0=2.5)
+        with expect(): S.CosineAnnealingWarmRestarts(opt, T_0=2, T_mult=0)
+        with expect(): S.CosineAnnealingWarmRestarts(opt, T_0=2, eta_min="0")
+        with expect(): warm.step(-1)
+        with expect(): S.CyclicLR(opt, 0.1, 1.0, mode="square")
+        with expect(): S.CyclicLR(opt, 0.1, 1.0)
+        with expect(): S.CyclicLR(torch.optim.SGD(net.parameters(), lr=1.0, momentum=0.9), [0.1, 0.2], 1.0)
+        with expect(): S.ChainedScheduler([])
+        with expect(): S.ChainedScheduler([S.StepLR(opt, 2), S.ReduceLROnPlateau(opt)])
+        with expect(): S.ChainedScheduler([S.StepLR(opt, 2), S.StepLR(torch.optim.SGD(net.parameters()), 2)])
     """,
     "scheduler state, warnings and closed forms": """
         net, _, _ = make()
