@@ -21,6 +21,8 @@ from .modules import (ELU, GELU, SELU, AdaptiveAvgPool1d, AdaptiveAvgPool2d, Ada
                       Softmax, Softplus, Tanh, Unflatten, ZeroPad1d, ZeroPad2d)
 from .modules import GLU, Hardsigmoid, Hardswish, Softmin, Softsign, Tanhshrink, Threshold
 from .modules import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell, RMSNorm
+from .modules import (CosineEmbeddingLoss, GaussianNLLLoss, HingeEmbeddingLoss, MarginRankingLoss,
+                      MultiLabelSoftMarginLoss, PairwiseDistance, PoissonNLLLoss, SoftMarginLoss, TripletMarginLoss)
 from .parameter import Parameter
 
 __all__ = ["Parameter", "Module", "Identity", "Linear", "Bilinear", "Flatten", "Unflatten", "Dropout", "Sequential", "ModuleList",
@@ -32,4 +34,5 @@ __all__ = ["Parameter", "Module", "Identity", "Linear", "Bilinear", "Flatten", "
            "ZeroPad2d", "CosineSimilarity", "Hardtanh", "ReLU6", "LogSigmoid", "SELU", "Mish", "HuberLoss",
            "KLDivLoss", "Dropout2d", "Softmin", "Softsign", "Tanhshrink", "Threshold", "GLU", "Hardsigmoid",
            "Hardswish", "RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell", "RMSNorm", "functional", "init",
-           "utils"]
+           "utils", "PairwiseDistance", "GaussianNLLLoss", "PoissonNLLLoss", "MarginRankingLoss", "HingeEmbeddingLoss",
+           "CosineEmbeddingLoss", "TripletMarginLoss", "SoftMarginLoss", "MultiLabelSoftMarginLoss"]

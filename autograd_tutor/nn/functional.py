@@ -28,6 +28,10 @@ from ._functional.dropout import dropout, dropout2d
 from ._functional.linear import bilinear, linear
 from ._functional.loss import (binary_cross_entropy, binary_cross_entropy_with_logits, cross_entropy, huber_loss,
                                kl_div, l1_loss, mse_loss, nll_loss, smooth_l1_loss)
+from ._functional.loss import gaussian_nll_loss, poisson_nll_loss
+from ._functional.margin_losses import (cosine_embedding_loss, hinge_embedding_loss, margin_ranking_loss,
+                                        multilabel_soft_margin_loss, pairwise_distance, soft_margin_loss,
+                                        triplet_margin_loss)
 from ._functional.normalization import batch_norm, layer_norm, rms_norm
 from ._functional.padding import pad
 from ._functional.pooling import avg_pool2d, max_pool1d, max_pool2d
@@ -40,4 +44,6 @@ __all__ = ["linear", "bilinear", "dropout", "dropout2d", "relu", "relu_", "leaky
            "cosine_similarity", "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool1d",
            "adaptive_max_pool2d", "avg_pool1d", "relu6", "hardtanh", "hardtanh_", "logsigmoid", "selu", "selu_", "mish",
            "huber_loss", "kl_div", "softmin", "softsign", "tanhshrink", "threshold", "threshold_", "glu",
-           "hardsigmoid", "hardswish", "scaled_dot_product_attention", "rms_norm"]
+           "hardsigmoid", "hardswish", "scaled_dot_product_attention", "rms_norm", "gaussian_nll_loss",
+           "poisson_nll_loss", "pairwise_distance", "triplet_margin_loss", "margin_ranking_loss", "hinge_embedding_loss",
+           "cosine_embedding_loss", "soft_margin_loss", "multilabel_soft_margin_loss"]

@@ -178,6 +178,12 @@ class InplaceMethods:
     def clamp_(self, min=None, max=None):
         return self._inplace(lambda s: s.clamp(min, max))
 
+    def clamp_min_(self, min):
+        return self._inplace(lambda s: s.clamp_min(min))
+
+    def clamp_max_(self, max):
+        return self._inplace(lambda s: s.clamp_max(max))
+
     def neg_(self):
         return self._inplace(lambda s: -s)
 

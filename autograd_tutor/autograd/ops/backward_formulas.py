@@ -46,6 +46,19 @@ class AddBackward1(Function):
         return g
 
 
+class SubBackward1(Function):
+    """z = x - c for a number c, as torch's C++ code subtracts (``sub.Scalar``: ``cos - margin`` in
+    cosine_embedding_loss);  dz/dx = 1."""
+
+    @staticmethod
+    def forward(ctx, x, other):
+        return x._data - x._data.dtype.type(other)
+
+    @staticmethod
+    def backward(ctx, g):
+        return g
+
+
 def _tanh_grad(g: np.ndarray, y: np.ndarray) -> np.ndarray:
     """g * (1 - y**2); for float32 tensors printed in full, 1 - y**2 is rounded once (torch's fused multiply-add)."""
     if y.dtype == _FLOAT32 and y.size <= EXACT_UP_TO:

@@ -23,7 +23,7 @@ from ..tracebacks import ENGINE_FRAME
 
 __all__ = ["MseLossBackward0", "NllLossBackward0", "NllLoss2DBackward0", "DivBackward1", "MulBackward1",
            "MaskedFillBackward0", "BinaryCrossEntropyBackward0", "BinaryCrossEntropyWithLogitsBackward0",
-           "SmoothL1LossBackward0"]
+           "SmoothL1LossBackward0", "SoftMarginLossBackward0"]
 
 
 REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}  # torch's Reduction enum, as saved in ``_saved_reduction``
@@ -383,3 +383,26 @@ class SmoothL1LossBackward0(Function):
             return by_kernel_path(d, vector, lambda d, g: np.where(
                 d <= -beta, -norm * g, np.where(d >= beta, norm * g, (norm * d * g).astype(np.float64) / beta)), g)
         return grad(x - y), grad(y - x)
+
+
+class SoftMarginLossBackward0(Function):
+    """L = log(1 + exp(-y x)) (then reduced), the logistic loss of the margin y x;  dL/dx = -y z / (1 + z) g, with
+    z = exp(-y x) (1/n of it for 'mean'), in torch's order: (y z) (-1/n) / (z + 1) g. y is no input (no edge)."""
+    saved_names = ("self", "target")
+
+    @staticmethod
+    def forward(ctx, x, target, reduction):
+        ctx.save(self=x, target=target, reduction=reduction)
+        a, y = _promote(x, target)
+        with np.errstate(over="ignore"):
+            return _reduce(np.log1p(_rounded(np.exp, -a * y)), reduction)
+
+    @staticmethod
+    def backward(ctx, g):
+        _needs_array_only(ctx, g, "soft_margin_loss")
+        x, y = ctx._unpack("self", False), ctx._unpack("target", False)
+        kind = g.dtype.type
+        norm = kind(1 / np.size(x) if ctx.reduction == 1 else 1)  # the input's size, as torch takes it
+        with np.errstate(over="ignore", invalid="ignore"):
+            z = _rounded(np.exp, -y * x)
+            return (y * z * -norm) / (z + kind(1)) * g

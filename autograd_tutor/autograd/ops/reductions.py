@@ -17,7 +17,7 @@ from .arithmetic import _pow_scalar
 from .numerics import _float, _is_tensor, _needs_array_only, _rounded, _sign
 
 __all__ = ["SumBackward0", "SumBackward1", "MeanBackward0", "MeanBackward1", "MaxBackward1", "MinBackward1",
-           "MaxBackward0", "MinBackward0", "LinalgVectorNormBackward0", "vector_norm", "norm_backward", "ProdBackward0",
+           "MaxBackward0", "MinBackward0", "LinalgVectorNormBackward0", "NormBackward1", "vector_norm", "norm_backward", "ProdBackward0",
            "ProdBackward1", "CumsumBackward0", "VarBackward0", "StdBackward0", "VarMeanBackward0",
            "StdMeanBackward0", "AmaxBackward0", "AminBackward0",
            "LogsumexpBackward0", "CumprodBackward0", "lower_median", "median_indices", "MedianBackward0",
@@ -792,3 +792,21 @@ class NansumBackward0(Function):
         x = ctx._unpack("self", False)
         (g,) = _reduced(ctx, g)
         return np.where(np.isnan(x), 0, g).astype(g.dtype)
+
+
+class NormBackward1(Function):
+    """z = ||x||_p along ``dim``, as torch's own C++ code records it (``at::norm``: pairwise_distance's node), where
+    ``x.norm(p, dim)`` from Python is LinalgVectorNormBackward0; the same math, torch's names ``p`` and ``dim``."""
+    saved_names = ("self", "p", "dim", "keepdim", "result")
+    saves_result = True
+
+    @staticmethod
+    def forward(ctx, x, p, dim, keepdim):
+        ctx.save(self=x, p=p, dim=dim, keepdim=keepdim)
+        return vector_norm(_float(x), p, dim, keepdim)
+
+    @staticmethod
+    def backward(ctx, g):
+        _needs_array_only(ctx, g, "a norm")
+        z, g = _reduced(ctx, ctx._unpack("result", False), g)
+        return norm_backward(ctx._unpack("self", False), z, g, ctx.p, _reduced_dims(ctx))

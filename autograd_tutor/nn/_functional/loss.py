@@ -1,22 +1,26 @@
 """``F.mse_loss``, ``F.nll_loss``, ``F.cross_entropy``, ``F.binary_cross_entropy`` (with logits), ``F.l1_loss``,
-``F.smooth_l1_loss``, ``F.huber_loss``, ``F.kl_div``.
+``F.smooth_l1_loss``, ``F.huber_loss``, ``F.kl_div``, ``F.gaussian_nll_loss``, ``F.poisson_nll_loss``.
 """
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
 
 from ...autograd.dtypes import kind_name
+from ...autograd.factories import ones_like
+from ...autograd.grad_mode import no_grad
 from ...autograd.ops.activations import HuberLossBackward0
 from ...autograd.ops.arithmetic import XlogyBackward0, xlogy_array
+from ...autograd.ops.backward_formulas import AddBackward1
 from ...autograd.ops.losses import (BinaryCrossEntropyBackward0, BinaryCrossEntropyWithLogitsBackward0, DivBackward1,
                                     MaskedFillBackward0, MseLossBackward0, MulBackward1, NllLoss2DBackward0,
                                     NllLossBackward0, REDUCTIONS, SmoothL1LossBackward0)
 from ...autograd.tensor import _broadcast_shape, Tensor
 
 __all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "l1_loss", "smooth_l1_loss", "mse_loss",
-           "nll_loss", "cross_entropy", "huber_loss", "kl_div"]
+           "nll_loss", "cross_entropy", "huber_loss", "kl_div", "gaussian_nll_loss", "poisson_nll_loss"]
 
 
 def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
@@ -350,3 +354,69 @@ def kl_div(input: Tensor, target: Tensor, size_average=None, reduce=None, reduct
     if reduction == "batchmean" and input.dim() != 0:
         out = out / Tensor._make(np.asarray(input.shape[0], np.int64))
     return out
+
+
+ANY_OF_BOOL = ("any() received an invalid combination of arguments - got (bool), but expected one of:\n"
+               " * (Tensor input, *, Tensor out = None)\n"
+               " * (Tensor input, tuple of ints dim = None, bool keepdim = False, *, Tensor out = None)\n"
+               " * (Tensor input, int dim, bool keepdim = False, *, Tensor out = None)\n")
+
+
+def gaussian_nll_loss(input: Tensor, target: Tensor, var, full: bool = False, eps: float = 1e-6,
+                      reduction: str = "mean") -> Tensor:
+    """The negative log likelihood of ``target`` under N(input, var), dropping the constant unless ``full``:
+    0.5 (log(var) + (input - target)^2 / var) (+ 0.5 log(2 pi)), var clamped at ``eps`` outside the graph. ``var``
+    is one per entry, one per sample (the last dim dropped) or one float for all.
+
+    >>> import autograd_tutor as torch
+    >>> gaussian_nll_loss(torch.tensor([0.]), torch.tensor([2.]), torch.tensor([4.]))   # (log 4 + 1) / 2
+    tensor(1.1931)
+    """
+    if isinstance(var, float):
+        if var < 0:
+            raise ValueError("var has negative entry/entries")
+        var = var * ones_like(input)
+    elif not isinstance(var, Tensor):  # torch.any(var < 0) of a bool, as torch fails
+        raise TypeError(ANY_OF_BOOL)
+    elif (var < 0).any():
+        raise ValueError("var has negative entry/entries")
+    if var.size() != input.size():
+        if input.size()[:-1] == var.size():
+            var = var.unsqueeze(-1)
+        elif not (input.ndim == var.ndim and sum(y for x, y in zip(input.size(), var.size()) if x != y) == 1):
+            raise ValueError("var is of incorrect size")  # (one dim of var may be 1: the heteroscedastic case)
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not valid")
+    var = var.clone()
+    with no_grad():
+        var.clamp_(min=eps)
+    loss = 0.5 * (var.log() + (input - target) ** 2 / var)
+    if full:
+        loss += 0.5 * math.log(2 * math.pi)
+    return loss.mean() if reduction == "mean" else loss.sum() if reduction == "sum" else loss
+
+
+def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool = True, full: bool = False, size_average=None,
+                     eps: float = 1e-8, reduce=None, reduction: str = "mean") -> Tensor:
+    """The negative log likelihood of counts ``target`` under Poisson(rate), without the log(target!) constant:
+    exp(input) - target input for a log-rate ``input`` (``log_input``), else input - target log(input + eps);
+    ``full`` adds Stirling's target log(target) - target + 0.5 log(2 pi target) where target > 1.
+
+    >>> import autograd_tutor as torch
+    >>> poisson_nll_loss(torch.tensor([0.]), torch.tensor([2.]))     # exp(0) - 2 * 0
+    tensor(1.)
+    """
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not a valid value for reduction")
+    if log_input:
+        loss = input.exp() - target * input
+    else:
+        loss = input - target * AddBackward1.apply(input, other=eps).log()  # C++'s input + eps
+    if full:
+        with np.errstate(divide="ignore", invalid="ignore"):  # 0 log 0 is nan here, masked below
+            half_log = MulBackward1.apply(MulBackward1.apply(target, other=2 * math.pi).log(), other=0.5)  # C++'s c t
+            stirling = target * target.log() - target + half_log
+        loss += stirling.masked_fill(target <= 1, 0)
+    return loss.mean() if reduction == "mean" else loss.sum() if reduction == "sum" else loss

@@ -20,12 +20,14 @@ from .activation import GLU, Hardsigmoid, Hardswish, Softmin, Softsign, Tanhshri
 from .batchnorm import BatchNorm1d, BatchNorm2d
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .conv import Conv1d, Conv2d
-from .distance import CosineSimilarity
+from .distance import CosineSimilarity, PairwiseDistance
 from .dropout import Dropout, Dropout2d
 from .flatten import Flatten, Unflatten
 from .linear import Bilinear, Identity, Linear
 from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss, L1Loss, MSELoss, NLLLoss,
                    SmoothL1Loss)
+from .loss import (CosineEmbeddingLoss, GaussianNLLLoss, HingeEmbeddingLoss, MarginRankingLoss, MultiLabelSoftMarginLoss,
+                   PoissonNLLLoss, SoftMarginLoss, TripletMarginLoss)
 from .module import Module
 from .normalization import LayerNorm, RMSNorm
 from .padding import ConstantPad1d, ConstantPad2d, ZeroPad1d, ZeroPad2d
@@ -42,4 +44,6 @@ __all__ = ["ReLU", "LeakyReLU", "GELU", "SiLU", "Softplus", "ELU", "Tanh", "Sigm
            "ZeroPad2d", "ZeroPad1d", "MaxPool2d", "MaxPool1d", "AvgPool2d", "AdaptiveAvgPool2d", "AdaptiveAvgPool1d",
            "AdaptiveMaxPool2d", "AdaptiveMaxPool1d", "AvgPool1d", "Embedding", "Softmin", "Softsign",
            "Tanhshrink", "Threshold", "GLU", "Hardsigmoid", "Hardswish",
-           "RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell", "RMSNorm"]
+           "RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell", "RMSNorm",
+           "PairwiseDistance", "GaussianNLLLoss", "PoissonNLLLoss", "MarginRankingLoss", "HingeEmbeddingLoss",
+           "CosineEmbeddingLoss", "TripletMarginLoss", "SoftMarginLoss", "MultiLabelSoftMarginLoss"]
