@@ -16,19 +16,19 @@ The functions live by family in ``nn/_functional/`` (``activation.py``, ``loss.p
 """
 from ._functional.activation import (elu, elu_, gelu, hardtanh, hardtanh_, leaky_relu, leaky_relu_, log_softmax,
                                      logsigmoid, mish, relu, relu6, relu_, selu, selu_, sigmoid, silu, softmax,
-                                     softplus, tanh)
+                                     softplus, tanh, prelu)
 from ._functional.activation import (glu, hardsigmoid, hardswish, softmin, softsign, tanhshrink, threshold,
                                      threshold_)
 from ._functional.adaptive_pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool1d,
                                            adaptive_max_pool2d, avg_pool1d)
 from ._functional.attention import scaled_dot_product_attention
-from ._functional.conv import conv1d, conv2d
+from ._functional.conv import conv1d, conv2d, conv_transpose1d, conv_transpose2d
 from ._functional.distance import cosine_similarity, normalize
 from ._functional.dropout import dropout, dropout2d
 from ._functional.linear import bilinear, linear
 from ._functional.loss import (binary_cross_entropy, binary_cross_entropy_with_logits, cross_entropy, huber_loss,
                                kl_div, l1_loss, mse_loss, nll_loss, smooth_l1_loss)
-from ._functional.normalization import batch_norm, layer_norm, rms_norm
+from ._functional.normalization import batch_norm, group_norm, layer_norm, rms_norm
 from ._functional.padding import pad
 from ._functional.pooling import avg_pool2d, max_pool1d, max_pool2d
 from ._functional.sparse import embedding, one_hot
@@ -40,4 +40,5 @@ __all__ = ["linear", "bilinear", "dropout", "dropout2d", "relu", "relu_", "leaky
            "cosine_similarity", "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool1d",
            "adaptive_max_pool2d", "avg_pool1d", "relu6", "hardtanh", "hardtanh_", "logsigmoid", "selu", "selu_", "mish",
            "huber_loss", "kl_div", "softmin", "softsign", "tanhshrink", "threshold", "threshold_", "glu",
-           "hardsigmoid", "hardswish", "scaled_dot_product_attention", "rms_norm"]
+           "hardsigmoid", "hardswish", "scaled_dot_product_attention", "rms_norm", "prelu", "group_norm",
+           "conv_transpose1d", "conv_transpose2d"]
