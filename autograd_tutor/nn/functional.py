@@ -32,6 +32,7 @@ from ._functional.normalization import batch_norm, group_norm, layer_norm, rms_n
 from ._functional.padding import pad
 from ._functional.pooling import avg_pool2d, max_pool1d, max_pool2d
 from ._functional.sparse import embedding, one_hot
+from ._functional.upsampling import interpolate, upsample
 
 __all__ = ["linear", "bilinear", "dropout", "dropout2d", "relu", "relu_", "leaky_relu", "leaky_relu_", "gelu", "silu", "softplus", "elu", "elu_",
            "tanh", "sigmoid", "softmax", "log_softmax", "mse_loss", "nll_loss", "cross_entropy", "binary_cross_entropy",
@@ -41,4 +42,4 @@ __all__ = ["linear", "bilinear", "dropout", "dropout2d", "relu", "relu_", "leaky
            "adaptive_max_pool2d", "avg_pool1d", "relu6", "hardtanh", "hardtanh_", "logsigmoid", "selu", "selu_", "mish",
            "huber_loss", "kl_div", "softmin", "softsign", "tanhshrink", "threshold", "threshold_", "glu",
            "hardsigmoid", "hardswish", "scaled_dot_product_attention", "rms_norm", "prelu", "group_norm",
-           "conv_transpose1d", "conv_transpose2d"]
+           "conv_transpose1d", "conv_transpose2d", "interpolate", "upsample"]

@@ -33,6 +33,7 @@ from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, A
                       MaxPool1d, MaxPool2d)
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell
 from .sparse import Embedding
+from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 
 __all__ = ["ReLU", "LeakyReLU", "GELU", "SiLU", "Softplus", "ELU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax",
            "Hardtanh", "ReLU6", "LogSigmoid", "SELU", "Mish", "BatchNorm1d", "BatchNorm2d", "Sequential", "ModuleList",
@@ -43,4 +44,4 @@ __all__ = ["ReLU", "LeakyReLU", "GELU", "SiLU", "Softplus", "ELU", "Tanh", "Sigm
            "AdaptiveMaxPool2d", "AdaptiveMaxPool1d", "AvgPool1d", "Embedding", "Softmin", "Softsign",
            "Tanhshrink", "Threshold", "GLU", "Hardsigmoid", "Hardswish",
            "RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell", "RMSNorm", "PReLU", "GroupNorm", "ConvTranspose1d",
-           "ConvTranspose2d"]
+           "ConvTranspose2d", "Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d"]
