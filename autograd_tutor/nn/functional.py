@@ -21,7 +21,7 @@ from ._functional.activation import (glu, hardsigmoid, hardswish, softmin, softs
                                      threshold_)
 from ._functional.adaptive_pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool1d,
                                            adaptive_max_pool2d, avg_pool1d)
-from ._functional.attention import scaled_dot_product_attention
+from ._functional.attention import multi_head_attention_forward, scaled_dot_product_attention
 from ._functional.conv import conv1d, conv2d, conv_transpose1d, conv_transpose2d
 from ._functional.distance import cosine_similarity, normalize
 from ._functional.dropout import dropout, dropout2d
@@ -42,4 +42,4 @@ __all__ = ["linear", "bilinear", "dropout", "dropout2d", "relu", "relu_", "leaky
            "adaptive_max_pool2d", "avg_pool1d", "relu6", "hardtanh", "hardtanh_", "logsigmoid", "selu", "selu_", "mish",
            "huber_loss", "kl_div", "softmin", "softsign", "tanhshrink", "threshold", "threshold_", "glu",
            "hardsigmoid", "hardswish", "scaled_dot_product_attention", "rms_norm", "prelu", "group_norm",
-           "conv_transpose1d", "conv_transpose2d", "interpolate", "upsample"]
+           "conv_transpose1d", "conv_transpose2d", "interpolate", "upsample", "multi_head_attention_forward"]
