@@ -21,7 +21,7 @@ from .modules import (ELU, GELU, SELU, AdaptiveAvgPool1d, AdaptiveAvgPool2d, Ada
                       Softmax, Softplus, Tanh, Unflatten, ZeroPad1d, ZeroPad2d)
 from .modules import GLU, Hardsigmoid, Hardswish, Softmin, Softsign, Tanhshrink, Threshold
 from .modules import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell, RMSNorm
-from .modules import MultiheadAttention
+from .modules import MultiheadAttention, TransformerEncoder, TransformerEncoderLayer
 from .modules import ConvTranspose1d, ConvTranspose2d, GroupNorm, PReLU, Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 from .parameter import Parameter
 
@@ -34,5 +34,5 @@ __all__ = ["Parameter", "Module", "Identity", "Linear", "Bilinear", "Flatten", "
            "ZeroPad2d", "CosineSimilarity", "Hardtanh", "ReLU6", "LogSigmoid", "SELU", "Mish", "HuberLoss",
            "KLDivLoss", "Dropout2d", "Softmin", "Softsign", "Tanhshrink", "Threshold", "GLU", "Hardsigmoid",
            "Hardswish", "RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell", "RMSNorm", "PReLU", "GroupNorm",
-           "ConvTranspose1d", "ConvTranspose2d", "Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d", "MultiheadAttention", "functional", "init",
+           "ConvTranspose1d", "ConvTranspose2d", "Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d", "MultiheadAttention", "TransformerEncoderLayer", "TransformerEncoder", "functional", "init",
            "utils"]

@@ -34,6 +34,7 @@ from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, A
                       MaxPool1d, MaxPool2d)
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell
 from .sparse import Embedding
+from .transformer import TransformerEncoder, TransformerEncoderLayer
 from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 
 __all__ = ["ReLU", "LeakyReLU", "GELU", "SiLU", "Softplus", "ELU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax",
@@ -45,4 +46,5 @@ __all__ = ["ReLU", "LeakyReLU", "GELU", "SiLU", "Softplus", "ELU", "Tanh", "Sigm
            "AdaptiveMaxPool2d", "AdaptiveMaxPool1d", "AvgPool1d", "Embedding", "Softmin", "Softsign",
            "Tanhshrink", "Threshold", "GLU", "Hardsigmoid", "Hardswish",
            "RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell", "RMSNorm", "PReLU", "GroupNorm", "ConvTranspose1d",
-           "ConvTranspose2d", "Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d", "MultiheadAttention"]
+           "ConvTranspose2d", "Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d", "MultiheadAttention", "TransformerEncoderLayer",
+           "TransformerEncoder"]
