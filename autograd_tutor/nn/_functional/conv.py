@@ -91,9 +91,11 @@ def _transposed(name: str, n: int, input, weight, bias, stride, padding, output_
     _check_weight(weight, groups)
     stride, padding, dilation, output_padding = (_ints(v, n) for v in (stride, padding, dilation, output_padding))
     if any(p >= s and p >= d for p, s, d in zip(output_padding, stride, dilation)):
-        axes = ("_height", "_width") if n == 2 else ("",)
-        told = " ".join(f"{key}{axis}: {value[i]}" for key, value in (("output_padding", output_padding),
-                        ("stride", stride), ("dilation", dilation)) for i, axis in enumerate(axes))
+        # torch checks a 1-d convolution as a 2-d one of height 1: its message names both axes
+        padded, steps, gaps = ((0,) + output_padding, (1,) + stride, (1,) + dilation) if n == 1 else (
+            output_padding, stride, dilation)
+        told = " ".join(f"{key}_{axis}: {value[i]}" for key, value in (("output_padding", padded),
+                        ("stride", steps), ("dilation", gaps)) for i, axis in enumerate(("height", "width")))
         raise RuntimeError(f"output padding must be smaller than either stride or dilation, but got {told}")
     _check_transposed_shapes(input, weight, bias, groups)
     if weight._data.dtype != input._data.dtype:

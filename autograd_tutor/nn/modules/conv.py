@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 
 from ...autograd.factories import empty
-from ...autograd.tensor import Tensor
+from ...autograd.tensor import Size, Tensor
 from ...devices import check_cpu
 from .. import functional as F, init
 from ..parameter import Parameter
@@ -147,7 +147,7 @@ class _ConvTransposeNd(_ConvNd):
         for size, low, high in zip(output_size, smallest, largest):
             if size < low or size > high:
                 raise ValueError(f"requested an output size of {output_size}, but valid sizes range from {smallest} "
-                                 f"to {largest} (for an input of {input.size()[lead:]})")
+                                 f"to {largest} (for an input of {Size(input.size()[lead:])})")
         return tuple(size - low for size, low in zip(output_size, smallest))
 
 
