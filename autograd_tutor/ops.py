@@ -64,10 +64,11 @@ def _method(name: str):
 # from here on ``any`` and ``all`` are torch's, not Python's builtins (as ``sum`` and ``max`` are)
 _MORE = ("rsqrt", "log2", "log10", "tan", "atan", "asin", "acos", "sinh", "cosh", "erf", "trunc", "frac", "arctan",
          "arcsin", "arccos", "fix", "addmm", "outer", "ger", "diag", "diagonal", "trace", "tril", "triu", "sort",
-         "argsort", "topk", "any", "all", "nonzero", "isclose")
+         "argsort", "topk", "any", "all", "nonzero", "isclose", "baddbmm")
 __all__ += list(_MORE)
 (rsqrt, log2, log10, tan, atan, asin, acos, sinh, cosh, erf, trunc, frac, arctan, arcsin, arccos, fix, addmm, outer,
- ger, diag, diagonal, trace, tril, triu, sort, argsort, topk, any, all, nonzero, isclose) = (_method(n) for n in _MORE)
+ ger, diag, diagonal, trace, tril, triu, sort, argsort, topk, any, all, nonzero, isclose, baddbmm) = (
+    _method(n) for n in _MORE)
 
 
 (add, sub, mul, div, neg, reciprocal, exp, log, tanh, sigmoid, relu, sqrt, abs, sin, cos, clamp, clip,

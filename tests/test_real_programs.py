@@ -14,7 +14,7 @@ Torch's BLAS (MKL) also follows the processor's *maker*, which no kernel setting
 small float32 matrices by plain sequential sums, on an Intel Xeon otherwise, so a tiny MLP prints other last digits.
 ``torch_elsewhere.json`` keeps what torch printed on the processors this suite has run on (keyed by processor and by
 a hash of the program: an edited program's old record is not used); those transcripts count as variants too.
-``python tests/test_real_programs.py --record`` adds this processor's.
+``python tests/test_real_programs.py --record`` adds this processor's (``--record NAME ...``: only those programs').
 
 ``python tests/test_real_programs.py`` prints the triage: each program as same / within torch's spread / different /
 error, with the first differing line or the error.
@@ -203,15 +203,18 @@ def test_shim_resolves_torch_to_autograd_tutor():
     assert done.stdout == "True True True True True\nNo module named 'torch.no_such_module'\n", done.stderr
 
 
-def record() -> None:
-    """Write what torch prints here for every program, under each kernel setting, to ``torch_elsewhere.json``."""
+def record(names: list | None = None) -> None:
+    """Write what torch prints here for every program (or only the ``names`` given: the others' record here is
+    kept), under each kernel setting, to ``torch_elsewhere.json``."""
     def variants(program):
         texts = [transcript(program, ours=False)] + [transcript(program, ours=False, setting=s)
                                                      for s in kernel_settings()]
         return sorted(set(texts))
-    found = dict(zip((_program_key(p) for p in programs()), _pool.map(variants, programs())))
+    chosen = [p for p in programs() if not names or p.name in names or p.stem in names]
+    found = dict(zip((_program_key(p) for p in chosen), _pool.map(variants, chosen)))
     saved = json.loads(ELSEWHERE.read_text()) if ELSEWHERE.exists() else {}
-    saved[_kernels().processor()] = found
+    kept = saved.get(_kernels().processor(), {}) if names else {}
+    found = saved[_kernels().processor()] = {**kept, **found}
     ELSEWHERE.write_text(json.dumps(saved, indent=1, sort_keys=True) + "\n")
     print(f"torch on {_kernels().processor()}: {len(found)} programs, {sum(map(len, found.values()))} transcripts, "
           f"written to {ELSEWHERE.name}")
@@ -219,8 +222,8 @@ def record() -> None:
 
 def main() -> None:
     """Print the triage of the whole corpus."""
-    if sys.argv[1:] == ["--record"]:
-        return record()
+    if sys.argv[1:2] == ["--record"]:
+        return record(sys.argv[2:])
     counts: dict = {}
     futures = {p.name: _pool.submit(judge, p) for p in programs()}
     for name, future in futures.items():

@@ -7,7 +7,7 @@ import numpy as np
 
 from ..dtypes import kind_name
 from ..function import shown
-from ..ops.linalg import (AddmmBackward0, BmmBackward0, DiagEmbedBackward0, DiagonalBackward0, DiagonalBackward0_copy,
+from ..ops.linalg import (AddmmBackward0, BaddbmmBackward0, BmmBackward0, DiagEmbedBackward0, DiagonalBackward0, DiagonalBackward0_copy,
                           DotBackward0, LinalgCrossBackward0, LinalgSvdBackward0, MmBackward0, MvBackward0,
                           TraceBackward0, TrilBackward0, TriuBackward0)
 from ..ops.shape import SqueezeBackward4, UnsafeViewBackward0
@@ -184,6 +184,19 @@ class LinalgMethods:
             raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{b}, {k}] but got: "
                                f"[{mat2._data.shape[0]}, {mat2._data.shape[1]}].")
         return BmmBackward0.apply(self, mat2)
+
+    def baddbmm(self, batch1, batch2, *, beta=1, alpha=1):
+        """beta * self + alpha * batch1.bmm(batch2), self broadcast to the products' shape: one BaddbmmBackward0."""
+        batch1, batch2 = _wrap(batch1), _wrap(batch2)
+        for name, m in (("batch1", batch1), ("batch2", batch2)):
+            if m.ndim != 3:
+                raise RuntimeError(f"{name} must be a 3D tensor")
+        b, n, k = batch1._data.shape
+        if batch2._data.shape[:2] != (b, k):
+            raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{b}, {k}] but got: "
+                               f"[{batch2._data.shape[0]}, {batch2._data.shape[1]}].")
+        self.expand(b, n, batch2._data.shape[2])  # raises torch's error for a self that does not broadcast
+        return BaddbmmBackward0.apply(self, batch1, batch2, beta=beta, alpha=alpha)
 
     def mm(self, other):
         if self.ndim != 2:

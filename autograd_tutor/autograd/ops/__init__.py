@@ -16,11 +16,12 @@ functions call them; ``Function.apply`` (``autograd/function.py``) records the n
 | ``views`` | in-place changes of a view, recorded on its base (``CopySlices``); ``AsStridedBackward0`` |
 | ``sorting`` | ``sort``, ``topk``, ``unique`` |
 | ``sampling`` | random fills in place (their gradient is zero) |
-| ``activations`` | ``softmax``, ``leaky_relu``, ``gelu``, ``silu``, ``softplus``, ``elu``, ``hardtanh``, ``mish`` |
+| ``activations`` | ``softmax``, ``leaky_relu``, ``gelu``, ``silu``, ``softplus``, ``elu``, ``hardtanh``, ``mish``, ``prelu`` |
 | ``losses`` | ``mse_loss``, ``nll_loss``, binary cross entropy, ``smooth_l1_loss``, ``huber_loss`` |
-| ``normalization`` | ``layer_norm``, ``batch_norm`` |
+| ``normalization`` | ``layer_norm``, ``batch_norm``, ``group_norm`` |
 | ``embedding`` | ``embedding`` |
-| ``convolution``, ``pooling``, ``padding`` | ``conv1d`` / ``conv2d``; max, average, adaptive pooling; ``F.pad`` |
+| ``convolution``, ``pooling``, ``padding`` | ``conv1d`` / ``conv2d`` and their transposes; max, average, adaptive pooling; ``F.pad`` |
+| ``upsampling`` | ``interpolate``: nearest and (bi)linear |
 | ``backward_formulas`` | the nodes torch records for backward formulas under ``create_graph=True`` |
 | ``numerics`` | what they share: dtype promotion, torch's memory layout and rounding, gradient helpers |
 """

@@ -34,7 +34,7 @@ __all__ = ["SoftmaxBackward0", "LogSoftmaxBackward0", "LeakyReluBackward0", "Lea
            "LeakyReluBackwardBackward0", "GeluBackward0", "GeluBackwardBackward0", "SiluBackward0", "SoftplusBackward0",
            "SoftplusBackwardBackward0", "EluBackward0", "EluBackward1", "EluBackwardBackward0", "HardtanhBackward0",
            "LogSigmoidBackward0", "MishBackward0", "HuberLossBackward0", "ThresholdBackward0", "ThresholdBackward1",
-           "GluBackward0", "HardsigmoidBackward0", "HardswishBackward0"]
+           "GluBackward0", "HardsigmoidBackward0", "HardswishBackward0", "PreluKernelBackward0"]
 
 
 def _last_dim_rows(d: np.ndarray, dim: int) -> bool:
@@ -450,6 +450,25 @@ class HardtanhBackward0(Function):
         _needs_array_only(ctx, g, "hardtanh")
         x = ctx._unpack("self", False)
         return _scalar_at_nan(np.where((x > ctx.min_val) & (x < ctx.max_val), g, 0).astype(g.dtype), x, g)
+
+
+class PreluKernelBackward0(Function):
+    """z = x where x > 0, else w * x, with a learned slope w broadcast over the channels (dim 1);
+    dz/dx = 1 where x > 0, else w;  dz/dw = 0 where x > 0, else x (summed over what w was broadcast to)."""
+    saved_names = ("self", "weight")
+
+    @staticmethod
+    def forward(ctx, x, weight):
+        d, w = _floating(x, "prelu_cpu"), weight._data
+        ctx.save(self=x, weight=weight)
+        return np.where(d > 0, d, w * d)
+
+    @staticmethod
+    def backward(ctx, g):
+        _needs_array_only(ctx, g, "prelu")
+        x, w = ctx._unpack("self", False), ctx._unpack("weight", False)
+        positive = x > 0
+        return np.where(positive, g, w * g), np.where(positive, 0, x * g).astype(g.dtype)
 
 
 class LogSigmoidBackward0(Function):

@@ -1,4 +1,5 @@
-"""Convolution: ``conv1d`` / ``conv2d`` as one ``ConvolutionBackward0`` (im2col and a matrix product).
+"""Convolution: ``conv1d`` / ``conv2d`` and their transposes as one ``ConvolutionBackward0`` (im2col and a matrix
+product).
 
 Convolutions and poolings look at the input through *windows*: for a kernel of size k, stride s and dilation
 d, output
@@ -86,6 +87,10 @@ class ConvolutionBackward0(Function):
     output channel o only sees the input channels of its group). With X the windows as columns (im2col):
     y = W X + b;  dW = g X^T,  dX = W^T g (folded back onto x),  db = g summed over batch and positions.
 
+    ``transposed`` (conv_transpose1d/2d) runs the same map backwards: each input position scatters a copy of
+    the kernel, scaled by its value, onto the output (the adjoint above, W^T x folded), so its gradients are
+    the forward convolution of g for dx and dW = x G^T with G the windows of g.
+
     >>> import autograd_tutor as torch
     >>> x = torch.tensor([[[1., 2., 4., 7.]]], requires_grad=True)
     >>> torch.nn.functional.conv1d(x, torch.tensor([[[-1., 1.]]]))     # differences of neighbours
@@ -94,44 +99,67 @@ class ConvolutionBackward0(Function):
     saved_names = ("input", "weight")
 
     @staticmethod
-    def forward(ctx, x, weight, bias, stride, padding, dilation, groups, has_bias, given):
+    def forward(ctx, x, weight, bias, stride, padding, dilation, groups, has_bias, given, transposed=False,
+                out_shape=None):
         given_stride, given_padding, given_dilation, output_padding = given  # saved as given: (1,) for (1, 1)
         ctx.save(bias_sym_sizes_opt=tuple(bias.shape) if has_bias else (0,), dilation=given_dilation,
                  groups=groups, input=x, output_padding=output_padding, padding=given_padding, stride=given_stride,
-                 transposed=False, weight=weight)
+                 transposed=transposed, weight=weight)
         ctx._conv = conv = stride, padding, dilation, groups
         w = weight._data
-        cols, out = _im2col(x._data, w.shape[2:], *conv)  # (G, C/G * K, N * L)
-        y = w.reshape(groups, len(w) // groups, -1) @ cols  # (G, O/G, N * L): one product per group
-        y = np.ascontiguousarray(y.reshape(len(w), len(x), math.prod(out)).transpose(1, 0, 2))  # NCHW in memory, as torch
-        y = y.reshape((len(x), len(w)) + out)
+        y = _scatter(x._data, w, conv, out_shape) if transposed else _gather(x._data, w, conv)
         if has_bias:
-            y += bias._data.reshape((-1,) + (1,) * len(out))
+            y += bias._data.reshape((-1,) + (1,) * (y.ndim - 2))
         return y
 
     @staticmethod
     def backward(ctx, g):
         _needs_array_only(ctx, g, "a convolution")
         x, w = ctx._unpack("input", False), ctx._unpack("weight", False)
-        stride, padding, dilation, groups = ctx._conv
-        kernel, out, n = w.shape[2:], g.shape[2:], len(g)
-        # g as (G, O/G, N * L), the layout of the forward product's result
-        gg = g.reshape(n, groups, len(w) // groups, math.prod(out)).transpose(1, 2, 0, 3).reshape(
-            groups, len(w) // groups, n * math.prod(out))
+        conv, transposed = ctx._conv, ctx.transposed
         dx = dw = db = None
         if ctx.needs_input_grad[0]:
-            cols = w.reshape(groups, len(w) // groups, -1).transpose(0, 2, 1) @ gg  # (G, C/G * K, N * L)
-            # seen as (N, C, *out, *kernel), the layout fold reads (a view: each kernel entry's slice stays whole rows)
-            cols = np.moveaxis(cols.reshape((x.shape[1],) + kernel + (n,) + out), len(kernel) + 1, 0)
-            cols = np.moveaxis(cols, tuple(range(2, 2 + len(kernel))), tuple(range(2 + len(out), 2 + 2 * len(out))))
-            padded = tuple(m + 2 * p for m, p in zip(x.shape[2:], padding))
-            dx = _crop(fold(cols, x.shape[:2] + padded, kernel, stride, dilation), padding, x.shape[2:])
+            dx = _gather(g, w, conv) if transposed else _scatter(g, w, conv, x.shape[2:])
         if ctx.needs_input_grad[1]:
-            cols = _im2col(x, kernel, *ctx._conv)[0]
-            dw = (gg @ cols.transpose(0, 2, 1)).reshape(w.shape)  # (G, O/G, C/G * K)
+            dw = _weight_grad(g, x, w, conv) if transposed else _weight_grad(x, g, w, conv)
         if ctx.needs_input_grad[2]:
             db = g.sum(axis=(0,) + tuple(range(2, g.ndim)))
         return dx, dw, db
+
+
+def _gather(x: np.ndarray, w: np.ndarray, conv: tuple) -> np.ndarray:
+    """The convolution of x (N, C, *in) with w (O, C/G, *kernel): one product per group, (N, O, *out)."""
+    groups = conv[3]
+    cols, out = _im2col(x, w.shape[2:], *conv)  # (G, C/G * K, N * L)
+    y = w.reshape(groups, len(w) // groups, -1) @ cols  # (G, O/G, N * L): one product per group
+    y = np.ascontiguousarray(y.reshape(len(w), len(x), math.prod(out)).transpose(1, 0, 2))  # NCHW in memory, as torch
+    return y.reshape((len(x), len(w)) + out)
+
+
+def _scatter(g: np.ndarray, w: np.ndarray, conv: tuple, shape: tuple) -> np.ndarray:
+    """The adjoint of :func:`_gather`: g (N, O, *out) sent back through w (O, C/G, *kernel) onto (N, C, *shape),
+    each output position adding w times its value to the input places its window read."""
+    stride, padding, dilation, groups = conv
+    kernel, out, n = w.shape[2:], g.shape[2:], len(g)
+    # g as (G, O/G, N * L), the layout of the forward product's result
+    gg = g.reshape(n, groups, len(w) // groups, math.prod(out)).transpose(1, 2, 0, 3).reshape(
+        groups, len(w) // groups, n * math.prod(out))
+    cols = w.reshape(groups, len(w) // groups, -1).transpose(0, 2, 1) @ gg  # (G, C/G * K, N * L)
+    # seen as (N, C, *out, *kernel), the layout fold reads (a view: each kernel entry's slice stays whole rows)
+    cols = np.moveaxis(cols.reshape((w.shape[1] * groups,) + kernel + (n,) + out), len(kernel) + 1, 0)
+    cols = np.moveaxis(cols, tuple(range(2, 2 + len(kernel))), tuple(range(2 + len(out), 2 + 2 * len(out))))
+    padded = tuple(m + 2 * p for m, p in zip(shape, padding))
+    return _crop(fold(cols, (n, w.shape[1] * groups) + padded, kernel, stride, dilation), padding, tuple(shape))
+
+
+def _weight_grad(x: np.ndarray, g: np.ndarray, w: np.ndarray, conv: tuple) -> np.ndarray:
+    """dW of :func:`_gather` for its input x and output gradient g: g's rows times x's windows, per group."""
+    groups = conv[3]
+    cols = _im2col(x, w.shape[2:], *conv)[0]
+    n, out = len(g), g.shape[2:]
+    gg = g.reshape(n, groups, len(w) // groups, math.prod(out)).transpose(1, 2, 0, 3).reshape(
+        groups, len(w) // groups, n * math.prod(out))
+    return (gg @ cols.transpose(0, 2, 1)).reshape(w.shape)  # (G, O/G, C/G * K)
 
 
 def _im2col(x: np.ndarray, kernel: tuple, stride, padding, dilation, groups) -> tuple:

@@ -164,6 +164,31 @@ class BmmBackward0(Function):
         return (None if b is None else g @ b.swapaxes(-1, -2)), (None if a is None else a.swapaxes(-1, -2) @ g)
 
 
+class BaddbmmBackward0(Function):
+    """Z[i] = beta * C + alpha * A[i] @ B[i] (C broadcast to the batch of products);  dC = beta * G (summed to
+    C's shape), dA = alpha * G @ B^T,  dB = alpha * A^T @ G. Attention adds its mask this way."""
+    saved_names = ("batch1", "batch2")
+
+    @staticmethod
+    def forward(ctx, c, a, b, beta=1, alpha=1):
+        ctx.save(alpha=alpha, batch1=a, batch2=b, beta=beta)
+        product = np.matmul(*_promote(a, b))
+        if alpha != 1:
+            product = product * product.dtype.type(alpha)
+        if beta == 0:
+            return product
+        return product + (c._data if beta == 1 else c._data * c._data.dtype.type(beta))
+
+    @staticmethod
+    def backward(ctx, g):
+        __tracebackhide__ = ENGINE_FRAME
+        _needs_array_only(ctx, g, "baddbmm")
+        a, b = ctx._unpack("batch1", False), ctx._unpack("batch2", False)
+        t = g.dtype.type
+        return (g if ctx.beta == 1 else g * t(ctx.beta)), (g @ b.swapaxes(-1, -2)) * t(ctx.alpha), \
+            (a.swapaxes(-1, -2) @ g) * t(ctx.alpha)
+
+
 class AddmmBackward0(Function):
     """Z = beta * bias + alpha * (A @ B) (bias broadcast over rows);  dbias = beta * G (summed to its shape),
     dA = alpha * G @ B.T,  dB = alpha * A.T @ G.  ``nn.Linear`` on a batch is ``addmm(b, x, W.t())``."""

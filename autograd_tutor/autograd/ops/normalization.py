@@ -1,4 +1,4 @@
-"""Normalization layers: ``layer_norm`` and ``batch_norm``.
+"""Normalization layers: ``layer_norm``, ``batch_norm`` and ``group_norm``.
 
 >>> import autograd_tutor as torch
 >>> x = torch.tensor([[1., 2., 3.]], requires_grad=True)
@@ -15,7 +15,7 @@ from ..tensor import Tensor
 from .numerics import _needs_array_only, _saved
 from ..tracebacks import ENGINE_FRAME
 
-__all__ = ["NativeLayerNormBackward0", "NativeBatchNormBackward0"]
+__all__ = ["NativeLayerNormBackward0", "NativeBatchNormBackward0", "NativeGroupNormBackward0"]
 
 
 def _standardised_grad(dxhat, xhat, rstd, axes) -> np.ndarray:
@@ -133,6 +133,50 @@ class NativeBatchNormBackward0(Function):
         g = np.float64(g)
         xhat = (x - mean[view]) * rstd[view]
         dx = _standardised_grad(g * w, xhat, rstd[view], axes) if ctx.training else g * w * rstd[view]
+        dw = (g * xhat).sum(axis=axes).astype(dtype) if has_w else None
+        return dx.astype(dtype), dw, g.sum(axis=axes).astype(dtype)
+
+
+class NativeGroupNormBackward0(Function):
+    """The C channels of each sample are split into ``group`` groups of C/G channels; each group (its channels
+    and all their positions) is standardised as LayerNorm standardises a row, then each channel is scaled and
+    shifted: y = (x - mean_ng) * rstd_ng * w_c + b_c. ``result1`` / ``result2`` are the (N, G) means and rstds.
+    Backward is LayerNorm's formula per group, with dxhat = g * w_c; dw = sum of g * xhat, db = sum of g,
+    over all dims but the channel's. Computed in float64 and rounded once (torch's kernel sums in float32)."""
+    saved_names = ("input", "weight", "result1", "result2")
+
+    @staticmethod
+    def forward(ctx, x, weight, bias, group, eps, affine):
+        d = x._data
+        n, c = d.shape[:2]
+        grouped = d.astype(np.float64).reshape(n, group, -1)
+        mean = grouped.mean(axis=2, keepdims=True)
+        rstd = 1 / np.sqrt(((grouped - mean) ** 2).mean(axis=2, keepdims=True) + eps)
+        out = ((grouped - mean) * rstd).reshape(d.shape)
+        has_w, has_b = affine
+        if has_w:
+            out = out * weight._data[_channel(d)]
+        if has_b:
+            out = out + bias._data[_channel(d)]
+        ctx.save(C=c, HxW=d.size // max(n * c, 1), N=n, eps=eps, group=group, input=x,
+                 result1=Tensor._make(mean.reshape(n, group).astype(d.dtype)),
+                 result2=Tensor._make(rstd.reshape(n, group).astype(d.dtype)), weight=weight if has_w else None)
+        return out.astype(d.dtype)
+
+    @staticmethod
+    def backward(ctx, g):
+        __tracebackhide__ = ENGINE_FRAME
+        _needs_array_only(ctx, g, "group_norm")
+        has_w, dtype = "weight" in _saved(ctx), g.dtype
+        x = np.float64(ctx._unpack("input", False))
+        n, group = x.shape[0], ctx.group
+        mean, rstd = (np.float64(ctx._unpack(k, False)).reshape(n, group, 1) for k in ("result1", "result2"))
+        w = np.float64(ctx._unpack("weight", False))[_channel(x)] if has_w else 1.0
+        g = np.float64(g)
+        xhat = ((x.reshape(n, group, -1) - mean) * rstd).reshape(x.shape)
+        dxhat = (g * w).reshape(n, group, -1)
+        dx = _standardised_grad(dxhat, xhat.reshape(n, group, -1), rstd, (2,)).reshape(x.shape)
+        axes = (0,) + tuple(range(2, x.ndim))
         dw = (g * xhat).sum(axis=axes).astype(dtype) if has_w else None
         return dx.astype(dtype), dw, g.sum(axis=axes).astype(dtype)
 

@@ -1,6 +1,7 @@
 """``F.relu``, ``F.leaky_relu``, ``F.gelu``, ``F.silu``, ``F.softplus``, ``F.elu``, ``F.selu``, ``F.hardtanh``,
 ``F.relu6``, ``F.logsigmoid``, ``F.mish``, ``F.tanh``, ``F.sigmoid``, ``F.softmax``, ``F.log_softmax``,
-``F.softmin``, ``F.softsign``, ``F.tanhshrink``, ``F.threshold``, ``F.glu``, ``F.hardsigmoid``, ``F.hardswish``.
+``F.softmin``, ``F.softsign``, ``F.tanhshrink``, ``F.threshold``, ``F.glu``, ``F.hardsigmoid``, ``F.hardswish``,
+``F.prelu``.
 
 >>> import autograd_tutor as torch
 >>> F = torch.nn.functional
@@ -16,14 +17,14 @@ import warnings
 
 from ...autograd.ops.activations import (EluBackward0, EluBackward1, GeluBackward0, GluBackward0,
                                          HardsigmoidBackward0, HardswishBackward0, HardtanhBackward0,
-                                         LeakyReluBackward0, LeakyReluBackward1, LogSigmoidBackward0, MishBackward0,
+                                         LeakyReluBackward0, LeakyReluBackward1, LogSigmoidBackward0, MishBackward0, PreluKernelBackward0,
                                          SiluBackward0, SoftplusBackward0, ThresholdBackward0, ThresholdBackward1)
 from ...autograd.tensor import _dim
 from ...autograd.tensor import Tensor
 
 __all__ = ["relu", "relu_", "leaky_relu", "leaky_relu_", "gelu", "silu", "softplus", "elu", "elu_", "tanh", "sigmoid",
            "softmax", "log_softmax", "hardtanh", "hardtanh_", "relu6", "logsigmoid", "selu", "selu_", "mish",
-           "softmin", "softsign", "tanhshrink", "threshold", "threshold_", "glu", "hardsigmoid", "hardswish"]
+           "softmin", "softsign", "tanhshrink", "threshold", "threshold_", "glu", "hardsigmoid", "hardswish", "prelu"]
 
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
@@ -232,3 +233,29 @@ def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
 def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
     """x * hardsigmoid(x): MobileNetV3's cheap swish."""
     return _apply(input, inplace, HardswishBackward0)
+
+
+def prelu(input: Tensor, weight: Tensor) -> Tensor:
+    """x where x > 0, else weight * x: leaky_relu with a learned slope, one per channel (dim 1) or one for all.
+    As torch does, a weight of fewer dims is first viewed as (1, C, 1, ...) (a recorded view).
+
+    >>> import autograd_tutor as torch
+    >>> prelu(torch.tensor([[-2., 3.], [-4., -1.]]), torch.tensor([0.5, 0.25]))
+    tensor([[-1.0000,  3.0000],
+            [-2.0000, -0.2500]])
+    """
+    if input.dim() == 0:
+        raise RuntimeError("Not allow zero-dim input tensor.")
+    if weight.numel() != 1:
+        channels = input.size(1) if input.dim() > 1 else 1
+        if channels != weight.numel():
+            raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
+                               f"{weight.numel()} and channel size = {channels}.")
+    if weight.dim() > 1:
+        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {weight.dim()}")
+    if input.dim() != weight.dim():
+        shape = [1] * input.dim()
+        if input.dim() > 1:
+            shape[1] = weight.numel()
+        weight = weight.reshape(shape)
+    return PreluKernelBackward0.apply(input, weight)

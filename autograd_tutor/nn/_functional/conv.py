@@ -1,5 +1,5 @@
 """``F.conv1d`` and ``F.conv2d``, with torch's checks of shapes, padding (``'same'`` / ``'valid'``), dilation and
-groups.
+groups, and their transposes ``F.conv_transpose1d`` / ``F.conv_transpose2d``.
 
 >>> import autograd_tutor as torch
 >>> import autograd_tutor.nn.functional as F
@@ -20,7 +20,7 @@ from ...autograd.ops.convolution import ConvolutionBackward0
 from ...autograd.ops.padding import ConstantPadNdBackward0
 from ...autograd.tensor import _warn_once, Tensor
 
-__all__ = ["conv1d", "conv2d"]
+__all__ = ["conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d"]
 
 
 def _ints(value, n: int) -> tuple:
@@ -52,6 +52,80 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
     tensor([[[[0., 5., 0.]]]])
     """
     return _convolution("conv2d", 2, input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
+                     output_padding=0, groups: int = 1, dilation=1) -> Tensor:
+    """The adjoint of conv1d: each input position j adds x[n, c, j] * w[c, o] to the output at j*stride onwards
+    (weight (in_channels, out_channels/groups, k)); output length (L-1)*stride - 2*padding + dilation*(k-1)
+    + output_padding + 1.
+
+    >>> import autograd_tutor as torch
+    >>> conv_transpose1d(torch.tensor([[[1., 10.]]]), torch.tensor([[[1., 1., 1.]]]), stride=2)  # two overlapping copies
+    tensor([[[ 1.,  1., 11., 10., 10.]]])
+    """
+    return _transposed("conv_transpose1d", 1, input, weight, bias, stride, padding, output_padding, groups, dilation)
+
+
+def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
+                     output_padding=0, groups: int = 1, dilation=1) -> Tensor:
+    """The adjoint of conv2d ("deconvolution", a learned upsampling): each input pixel stamps the kernel, scaled by
+    its value, onto the output at (r*stride, c*stride); overlapping stamps add up. Weight (in_channels,
+    out_channels/groups, kh, kw); output height (H-1)*stride - 2*padding + dilation*(kh-1) + output_padding + 1.
+
+    >>> import autograd_tutor as torch
+    >>> conv_transpose2d(torch.tensor([[[[1., 2.]]]]), torch.ones(1, 1, 2, 2), stride=2)   # each pixel to a 2x2 block
+    tensor([[[[1., 1., 2., 2.],
+              [1., 1., 2., 2.]]]])
+    """
+    return _transposed("conv_transpose2d", 2, input, weight, bias, stride, padding, output_padding, groups, dilation)
+
+
+def _transposed(name: str, n: int, input, weight, bias, stride, padding, output_padding, groups, dilation) -> Tensor:
+    if input.dim() not in (n + 1, n + 2):
+        raise RuntimeError(f"Expected {n + 1}D (unbatched) or {n + 2}D (batched) input to {name}, but got input "
+                           f"of size: {list(input.shape)}")
+    unbatched = input.dim() == n + 1
+    if unbatched:
+        input = input.unsqueeze(0)
+    _check_weight(weight, groups)
+    stride, padding, dilation, output_padding = (_ints(v, n) for v in (stride, padding, dilation, output_padding))
+    if any(p >= s and p >= d for p, s, d in zip(output_padding, stride, dilation)):
+        # torch checks a 1-d convolution as a 2-d one of height 1: its message names both axes
+        padded, steps, gaps = ((0,) + output_padding, (1,) + stride, (1,) + dilation) if n == 1 else (
+            output_padding, stride, dilation)
+        told = " ".join(f"{key}_{axis}: {value[i]}" for key, value in (("output_padding", padded),
+                        ("stride", steps), ("dilation", gaps)) for i, axis in enumerate(("height", "width")))
+        raise RuntimeError(f"output padding must be smaller than either stride or dilation, but got {told}")
+    _check_transposed_shapes(input, weight, bias, groups)
+    if weight._data.dtype != input._data.dtype:
+        raise RuntimeError(f"expected scalar type {kind_name(input._data)} but found {kind_name(weight._data)}")
+    kernel = weight.shape[2:]
+    out_shape = tuple((m - 1) * s - 2 * p + d * (k - 1) + o + 1 for m, s, p, d, k, o in
+                      zip(input.shape[2:], stride, padding, dilation, kernel, output_padding))
+    none = Tensor._make(np.zeros(0, input._data.dtype))
+    out = ConvolutionBackward0.apply(input, weight, none if bias is None else bias, stride=stride, padding=padding,
+                                     dilation=dilation, groups=groups, has_bias=bias is not None,
+                                     given=(stride, padding, dilation, output_padding), transposed=True,
+                                     out_shape=out_shape)
+    return out.squeeze(0) if unbatched else out
+
+
+def _check_transposed_shapes(input, weight, bias, groups: int) -> None:
+    """check_shape_forward for a transposed convolution: weight is (in_channels, out_channels/groups, *kernel)."""
+    w, x = list(weight.shape), list(input.shape)
+    if len(w) != len(x):
+        raise RuntimeError(f"Expected {len(w)}-dimensional input for {len(w)}-dimensional weight {w}, but got "
+                           f"{len(x)}-dimensional input of size {x} instead")
+    if w[0] % groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, but "
+                           f"got weight of size [{w}] instead")
+    if x[1] != w[0]:
+        raise RuntimeError(f"Given transposed=1, weight of size {w}, expected input{x} to have {w[0]} channels, but "
+                           f"got {x[1]} channels instead")
+    if bias is not None and (bias.dim() != 1 or bias.shape[0] != w[1] * groups):
+        raise RuntimeError(f"Given transposed=1, weight of size {w}, expected bias to be 1-dimensional with "
+                           f"{w[1] * groups} elements, but got bias of size {list(bias.shape)} instead")
 
 
 def _convolution(name: str, n: int, input, weight, bias, stride, padding, dilation, groups) -> Tensor:

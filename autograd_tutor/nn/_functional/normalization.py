@@ -1,4 +1,4 @@
-"""``F.layer_norm`` and ``F.batch_norm``.
+"""``F.layer_norm``, ``F.batch_norm``, ``F.group_norm`` and ``F.rms_norm``.
 """
 from __future__ import annotations
 
@@ -7,10 +7,11 @@ import math
 import numpy as np
 
 from ...autograd.dtypes import kind_name
-from ...autograd.ops.normalization import NativeBatchNormBackward0, NativeLayerNormBackward0
+from ...autograd.ops.normalization import (NativeBatchNormBackward0, NativeGroupNormBackward0,
+                                          NativeLayerNormBackward0)
 from ...autograd.tensor import Tensor
 
-__all__ = ["layer_norm", "batch_norm", "rms_norm"]
+__all__ = ["layer_norm", "batch_norm", "group_norm", "rms_norm"]
 
 
 def _or_empty(dtype, *tensors) -> list:
@@ -112,3 +113,34 @@ def rms_norm(input: Tensor, normalized_shape, weight: Tensor | None = None, eps:
     eps = float(np.finfo(input.dtype.np).eps) if eps is None else eps
     result = input.mul(input.pow(2).mean(dims, keepdim=True).add_(eps).rsqrt())
     return result if weight is None else result.mul(weight)
+
+
+def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None, bias: Tensor | None = None,
+               eps: float = 1e-05) -> Tensor:
+    """Split the channels (dim 1) into ``num_groups`` groups and standardise each group of each sample over its
+    channels and positions, then scale and shift each channel by ``weight`` and ``bias``: one
+    NativeGroupNormBackward0. One group is LayerNorm over (C, H, W); C groups is InstanceNorm.
+
+    >>> import autograd_tutor as torch
+    >>> group_norm(torch.tensor([[0., 2., 5., 5.]]), 2)      # groups [0, 2] and [5, 5]
+    tensor([[-1.0000,  1.0000,  0.0000,  0.0000]])
+    """
+    if input.dim() < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {input.dim()}")
+    size = list(input.shape)
+    if math.prod([size[0] * size[1] // num_groups] + size[2:]) == 1:
+        raise ValueError(f"Expected more than 1 value per channel when training, got input size "
+                         f"{[size[0] * size[1] // num_groups, num_groups] + size[2:]}")
+    channels = size[1]
+    if channels % num_groups:
+        raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, but got input of "
+                           f"shape {size} and num_groups={num_groups}")
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and (t.dim() != 1 or t.numel() != channels):
+            raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of channels in input, "
+                               f"but got {name} of shape {list(t.shape)} and input of shape {size}")
+    d = input._data
+    if d.dtype.kind != "f":
+        raise NotImplementedError(f"\"GroupNormKernelImpl\" not implemented for '{kind_name(d)}'")
+    return NativeGroupNormBackward0.apply(input, *_or_empty(d.dtype, weight, bias), group=num_groups, eps=eps,
+                                          affine=(weight is not None, bias is not None))

@@ -1,7 +1,7 @@
 """Activation modules: ``nn.ReLU``, ``nn.LeakyReLU``, ``nn.GELU``, ``nn.SiLU``, ``nn.Softplus``, ``nn.ELU``,
 ``nn.SELU``, ``nn.Tanh``, ``nn.Sigmoid``, ``nn.Softmax``, ``nn.LogSoftmax``, ``nn.Hardtanh``, ``nn.ReLU6``,
 ``nn.LogSigmoid``, ``nn.Mish``, ``nn.Softmin``, ``nn.Softsign``, ``nn.Tanhshrink``, ``nn.Threshold``, ``nn.GLU``,
-``nn.Hardsigmoid``, ``nn.Hardswish``.
+``nn.Hardsigmoid``, ``nn.Hardswish``, ``nn.PReLU``.
 
 >>> import autograd_tutor as torch
 >>> from autograd_tutor import nn
@@ -16,13 +16,16 @@ Sequential(
 from __future__ import annotations
 
 
+from ...autograd.factories import empty
 from ...autograd.tensor import Tensor
-from .. import functional as F
+from ...devices import check_cpu
+from .. import functional as F, init
+from ..parameter import Parameter
 from .module import Module
 
 __all__ = ["ReLU", "LeakyReLU", "GELU", "SiLU", "Softplus", "ELU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax",
            "Hardtanh", "ReLU6", "LogSigmoid", "SELU", "Mish", "Softmin", "Softsign", "Tanhshrink", "Threshold", "GLU",
-           "Hardsigmoid", "Hardswish"]
+           "Hardsigmoid", "Hardswish", "PReLU"]
 
 
 class ReLU(Module):
@@ -267,3 +270,31 @@ class Hardswish(Hardsigmoid):
 
     def forward(self, input: Tensor) -> Tensor:
         return F.hardswish(input, self.inplace)
+
+
+class PReLU(Module):
+    """x where x > 0, else a * x, with the slope ``a`` learned: one for all channels (``num_parameters=1``) or
+    one per channel, all starting at ``init``: F.prelu.
+
+    >>> import autograd_tutor as torch
+    >>> torch.nn.PReLU(3), torch.nn.PReLU().weight
+    (PReLU(num_parameters=3), Parameter containing:
+    tensor([0.2500], requires_grad=True))
+    """
+
+    def __init__(self, num_parameters: int = 1, init: float = 0.25, device=None, dtype=None) -> None:
+        check_cpu(device)
+        super().__init__()
+        self.num_parameters = num_parameters
+        self.init = init
+        self.weight = Parameter(empty(num_parameters, dtype=dtype))
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        init.constant_(self.weight, self.init)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.prelu(input, self.weight)
+
+    def extra_repr(self) -> str:
+        return f"num_parameters={self.num_parameters}"

@@ -1,4 +1,4 @@
-"""``nn.Conv1d`` and ``nn.Conv2d``.
+"""``nn.Conv1d`` and ``nn.Conv2d``, and their transposes ``nn.ConvTranspose1d`` and ``nn.ConvTranspose2d``.
 
 >>> import autograd_tutor as torch
 >>> from autograd_tutor import nn
@@ -12,21 +12,23 @@ from __future__ import annotations
 import math
 
 from ...autograd.factories import empty
-from ...autograd.tensor import Tensor
+from ...autograd.tensor import Size, Tensor
 from ...devices import check_cpu
 from .. import functional as F, init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["Conv1d", "Conv2d"]
+__all__ = ["Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d"]
 
 
 class _ConvNd(Module):
-    """The shared part of Conv1d and Conv2d: torch's checks, parameters, initialisation and repr."""
+    """The shared part of Conv1d, Conv2d and their transposes: torch's checks, parameters, initialisation, repr."""
     n = 2
+    transposed = False
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0, dilation=1,
-                 groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device=None, dtype=None) -> None:
+                 groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device=None, dtype=None,
+                 output_padding=0) -> None:
         super().__init__()
         check_cpu(device)
         kernel_size, stride, dilation = (self._tuple(v) for v in (kernel_size, stride, dilation))
@@ -52,8 +54,9 @@ class _ConvNd(Module):
         self.in_channels, self.out_channels, self.kernel_size = in_channels, out_channels, kernel_size
         self.stride, self.dilation, self.groups, self.padding_mode = stride, dilation, groups, padding_mode
         self.padding = padding if isinstance(padding, str) else self._tuple(padding)
-        self.transposed, self.output_padding = False, (0,) * self.n
-        self.weight = Parameter(empty(out_channels, in_channels // groups, *kernel_size, dtype=dtype))
+        self.output_padding = self._tuple(output_padding)
+        shape = (in_channels, out_channels // groups) if self.transposed else (out_channels, in_channels // groups)
+        self.weight = Parameter(empty(*shape, *kernel_size, dtype=dtype))
         if bias:
             self.bias = Parameter(empty(out_channels, dtype=dtype))
         else:
@@ -78,6 +81,8 @@ class _ConvNd(Module):
             s += f", padding={self.padding}"
         if self.dilation != (1,) * len(self.dilation):
             s += f", dilation={self.dilation}"
+        if self.output_padding != (0,) * len(self.output_padding):
+            s += f", output_padding={self.output_padding}"
         if self.groups != 1:
             s += f", groups={self.groups}"
         return s + (", bias=False" if self.bias is None else "")
@@ -108,3 +113,70 @@ class Conv2d(_ConvNd):
 
     def forward(self, input: Tensor) -> Tensor:
         return F.conv2d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
+
+
+class _ConvTransposeNd(_ConvNd):
+    """The shared part of ConvTranspose1d and ConvTranspose2d: weight (in_channels, out_channels/groups, *kernel),
+    ``output_padding`` (extra rows at the end, to pick one of the input sizes a strided conv maps to the same
+    output size), and ``forward(input, output_size)`` that picks it from the size asked for."""
+    transposed = True
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0, output_padding=0,
+                 groups: int = 1, bias: bool = True, dilation=1, padding_mode: str = "zeros", device=None,
+                 dtype=None) -> None:
+        if padding_mode != "zeros":
+            raise ValueError(f'Only "zeros" padding mode is supported for {type(self).__name__}')
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
+                         padding_mode, device, dtype, output_padding)
+
+    def _output_padding(self, input: Tensor, output_size) -> tuple:
+        """output_padding, or the one that makes the output ``output_size`` (each within [min, min + stride - 1])."""
+        if output_size is None:
+            return self.output_padding
+        n = self.n
+        lead = 2 if input.dim() == n + 2 else 1
+        output_size = list(output_size)
+        if len(output_size) == lead + n:
+            output_size = output_size[lead:]
+        if len(output_size) != n:
+            raise ValueError(f"ConvTranspose{n}D: for {input.dim()}D input, output_size must have {n} or {lead + n} "
+                             f"elements (got {len(output_size)})")
+        smallest = [(input.size(i + lead) - 1) * self.stride[i] - 2 * self.padding[i]
+                    + self.dilation[i] * (self.kernel_size[i] - 1) + 1 for i in range(n)]
+        largest = [m + s - 1 for m, s in zip(smallest, self.stride)]
+        for size, low, high in zip(output_size, smallest, largest):
+            if size < low or size > high:
+                raise ValueError(f"requested an output size of {output_size}, but valid sizes range from {smallest} "
+                                 f"to {largest} (for an input of {Size(input.size()[lead:])})")
+        return tuple(size - low for size, low in zip(output_size, smallest))
+
+
+class ConvTranspose1d(_ConvTransposeNd):
+    """The transpose of Conv1d: each input position adds a copy of the kernel, scaled by its value, to the output
+    (``stride`` apart): F.conv_transpose1d. Output length (L-1)*stride - 2*padding + dilation*(k-1) +
+    output_padding + 1.
+
+    >>> import autograd_tutor as torch
+    >>> torch.nn.ConvTranspose1d(4, 2, 3, stride=2)
+    ConvTranspose1d(4, 2, kernel_size=(3,), stride=(2,))
+    """
+    n = 1
+
+    def forward(self, input: Tensor, output_size=None) -> Tensor:
+        return F.conv_transpose1d(input, self.weight, self.bias, self.stride, self.padding,
+                                  self._output_padding(input, output_size), self.groups, self.dilation)
+
+
+class ConvTranspose2d(_ConvTransposeNd):
+    """The transpose of Conv2d, a learned upsampling (a DCGAN generator's layers): each input pixel stamps the
+    kernel, scaled by its value, onto the output ``stride`` pixels apart: F.conv_transpose2d.
+
+    >>> import autograd_tutor as torch
+    >>> up = torch.nn.ConvTranspose2d(8, 4, 4, stride=2, padding=1)       # doubles the height and width
+    >>> up, up.weight.shape, up(torch.zeros(1, 8, 5, 5)).shape
+    (ConvTranspose2d(8, 4, kernel_size=(4, 4), stride=(2, 2), padding=(1, 1)), torch.Size([8, 4, 4, 4]), torch.Size([1, 4, 10, 10]))
+    """
+
+    def forward(self, input: Tensor, output_size=None) -> Tensor:
+        return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding,
+                                  self._output_padding(input, output_size), self.groups, self.dilation)

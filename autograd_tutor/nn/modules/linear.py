@@ -1,4 +1,5 @@
-"""``nn.Identity``, ``nn.Linear`` and ``nn.Bilinear``.
+"""``nn.Identity``, ``nn.Linear`` (and ``NonDynamicallyQuantizableLinear``, attention's output projection) and
+``nn.Bilinear``.
 """
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from .. import functional as F, init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["Identity", "Linear", "Bilinear"]
+__all__ = ["Identity", "Linear", "NonDynamicallyQuantizableLinear", "Bilinear"]
 
 
 class Identity(Module):
@@ -64,6 +65,11 @@ class Linear(Module):
 
     def extra_repr(self) -> str:
         return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
+
+
+class NonDynamicallyQuantizableLinear(Linear):
+    """A Linear under another name, as torch names ``MultiheadAttention.out_proj`` (its quantization tools leave
+    it alone); it prints as ``NonDynamicallyQuantizableLinear(in_features=..., ...)``."""
 
 
 class Bilinear(Module):

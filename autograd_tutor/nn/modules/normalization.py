@@ -1,4 +1,4 @@
-"""``nn.LayerNorm`` and ``nn.RMSNorm``.
+"""``nn.LayerNorm``, ``nn.GroupNorm`` and ``nn.RMSNorm``.
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from .. import functional as F, init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["LayerNorm", "RMSNorm"]
+__all__ = ["LayerNorm", "GroupNorm", "RMSNorm"]
 
 
 def _normalizes(module: Module, normalized_shape, eps, elementwise_affine: bool, device) -> None:
@@ -60,6 +60,48 @@ class LayerNorm(Module):
 
     def extra_repr(self) -> str:
         return (f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}, "
+                f"bias={self.bias is not None}")
+
+
+class GroupNorm(Module):
+    """Standardises each of ``num_groups`` groups of channels of each sample, then scales and shifts each
+    channel by a learned ``weight`` (ones at first) and ``bias`` (zeros): ``F.group_norm``. Unlike BatchNorm it
+    keeps no running statistics: a sample is normalised the same way in training and in eval.
+
+    >>> import autograd_tutor as torch
+    >>> torch.nn.GroupNorm(2, 6)
+    GroupNorm(2, 6, eps=1e-05, affine=True, bias=True)
+    """
+
+    def __init__(self, num_groups: int, num_channels: int, eps: float = 1e-5, affine: bool = True, device=None,
+                 dtype=None, *, bias: bool = True) -> None:
+        super().__init__()
+        check_cpu(device)
+        if num_channels % num_groups != 0:
+            raise ValueError(f"num_channels ({num_channels}) must be divisible by num_groups ({num_groups})")
+        self.num_groups, self.num_channels, self.eps, self.affine = num_groups, num_channels, eps, affine
+        if affine:
+            self.weight = Parameter(empty(num_channels, dtype=dtype))
+            if bias:
+                self.bias = Parameter(empty(num_channels, dtype=dtype))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        if self.affine:
+            init.ones_(self.weight)
+            if self.bias is not None:
+                init.zeros_(self.bias)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
+
+    def extra_repr(self) -> str:
+        return (f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}, "
                 f"bias={self.bias is not None}")
 
 
