@@ -93,10 +93,11 @@ def flip(input, dims=None) -> Tensor:
     return _wrap(input).flip(dims)
 
 # the operations with several outputs, one node for all of them
-split, chunk, unbind = (_method(n) for n in ("split", "chunk", "unbind"))
+split, chunk, unbind, unsafe_split, unsafe_split_with_sizes, unsafe_chunk = (
+    _method(n) for n in ("split", "chunk", "unbind", "unsafe_split", "unsafe_split_with_sizes", "unsafe_chunk"))
 bmm, remainder, fmod, floor_divide, clamp_min, clamp_max = (
     _method(n) for n in ("bmm", "remainder", "fmod", "floor_divide", "clamp_min", "clamp_max"))
-__all__ += ["split", "chunk", "unbind", "bmm", "remainder", "fmod", "floor_divide", "clamp_min", "clamp_max"]
+__all__ += ["split", "chunk", "unbind", "unsafe_split", "unsafe_split_with_sizes", "unsafe_chunk", "bmm", "remainder", "fmod", "floor_divide", "clamp_min", "clamp_max"]
 
 
 @numpy_names
