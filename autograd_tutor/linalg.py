@@ -13,9 +13,10 @@ tensor([6.7082, 2.2361])
 from __future__ import annotations
 
 from .autograd.dtypes import kind_name
+from .autograd.ops.solvers import check_square, LinAlgError, LinalgSolveExBackward0
 from .autograd.tensor import Tensor, _dim, _dim_tuple, return_types
 
-__all__ = ["vector_norm", "norm", "matrix_norm", "cross", "svd", "svdvals"]
+__all__ = ["vector_norm", "norm", "matrix_norm", "cross", "svd", "svdvals", "inv", "det", "solve", "LinAlgError"]
 
 _MATRIX_ORDERS = ("fro", "nuc", 1, -1, 2, -2, float("inf"), float("-inf"))
 
@@ -61,6 +62,34 @@ def norm(A: Tensor, ord=None, dim=None, keepdim: bool = False, *, dtype=None) ->
         return matrix_norm(A, "fro" if ord is None else ord, (-2, -1) if dims is None else dims, keepdim,
                            dtype=dtype)
     return vector_norm(A, 2.0 if ord is None else ord, dim, keepdim, dtype=dtype)
+
+
+def inv(A: Tensor) -> Tensor:
+    """A^-1 of each square matrix (``LinalgInvExBackward0``); a singular one raises ``LinAlgError``."""
+    return A.inverse()
+
+
+def det(A: Tensor) -> Tensor:
+    """The determinant of each square matrix (``LinalgDetBackward0``)."""
+    return A.det()
+
+
+def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
+    """X with A X = B (``LinalgSolveExBackward0``): B a matrix per A, or a vector (B.ndim == 1, or B's shape A's
+    without the last dim)."""
+    if not left:
+        raise NotImplementedError("autograd_tutor: linalg.solve(left=False) is not supported")
+    check_square("linalg.solve", A)
+    if A._data.dtype != B._data.dtype:
+        raise RuntimeError(f"linalg.solve: Expected A and B to have the same dtype, but found A of type "
+                           f"{kind_name(A._data)} and B of type {kind_name(B._data)} instead")
+    vector = B.ndim == 1 or (B.ndim == A.ndim - 1 and tuple(B.shape) == tuple(A.shape[:-1]))
+    rows = B.shape[0] if B.ndim == 1 else B.shape[-1 if vector else -2]
+    if rows != A.shape[-1]:
+        columns = 1 if vector else B.shape[-1]
+        raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation AX = B ({A.shape[-2]}x"
+                           f"{A.shape[-1]} and {rows}x{columns})")
+    return LinalgSolveExBackward0.apply(A, B, vector=vector)
 
 
 def cross(input: Tensor, other: Tensor, *, dim: int = -1) -> Tensor:

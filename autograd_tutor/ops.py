@@ -343,9 +343,9 @@ def xlogy(input, other) -> Tensor:
 __all__ += ["xlogy"]
 
 # ---- cross products, singular values, histograms, bits (Tensor methods of methods/linalg.py, sorting.py, comparison.py)
-__all__ += ["cross", "svd", "histogram", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not"]
-cross, svd, histogram, bitwise_and, bitwise_or, bitwise_xor, bitwise_not = (
-    _method(n) for n in ("cross", "svd", "histogram", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not"))
+__all__ += ["inverse", "det", "cross", "svd", "histogram", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not"]
+inverse, det, cross, svd, histogram, bitwise_and, bitwise_or, bitwise_xor, bitwise_not = (
+    _method(n) for n in ("inverse", "det", "cross", "svd", "histogram", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not"))
 
 
 # ---- NumPy's names that torch has too: the same operations, the same nodes (``torch.concatenate`` is ``cat``)
