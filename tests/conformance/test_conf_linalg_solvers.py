@@ -1,6 +1,7 @@
 """``torch.linalg.inv`` / ``det`` / ``solve`` (and ``torch.inverse``, ``torch.det``, ``Tensor.inverse`` / ``det``):
 one node each (LinalgInvExBackward0, LinalgDetBackward0, LinalgSolveExBackward0), their gradients, torch's
-LinAlgError for singular matrices and its shape and dtype errors. Run in torch and autograd_tutor. Values of random
+LinAlgError for singular matrices and its shape and dtype errors; ``linalg.matrix_norm`` of every order, composed
+of vector norms or singular values as torch composes it. Run in torch and autograd_tutor. Values of random
 matrices go through ``val`` (LAPACK's last bits are the library's), the small exact ones are printed."""
 import pytest
 
@@ -75,3 +76,34 @@ except torch.linalg.LinAlgError as e:
 
 def test_printed(conform):
     conform(PRINTED)
+
+
+MATRIX_NORMS = """
+torch.manual_seed(0)
+A = torch.tensor([[2., 1., -1.], [1., 3., 0.5]], requires_grad=True)
+T = torch.randn(2, 3, 4).requires_grad_()
+for o in ['fro', 'nuc', 2, -2, 1, -1, float('inf'), -float('inf')]:
+    for keep in (False, True):
+        y = torch.linalg.matrix_norm(A, o, keepdim=keep)
+        print(o, y)
+        graph(y)
+        y.sum().backward()
+        val(A.grad)
+        A.grad = None
+    for d in [(0, 2), (2, 0), (-1, -2)]:
+        for keep in (False, True):
+            y = torch.linalg.matrix_norm(T, o, dim=d, keepdim=keep)
+            print(o, d, keep, y.shape, type(y.grad_fn).__name__)
+            val(y)
+            y.sum().backward()
+            val(T.grad)
+            T.grad = None
+print(torch.linalg.norm(A, 'nuc'), torch.linalg.norm(A, 2), torch.linalg.norm(A, float('inf')),
+      torch.linalg.norm(A, -1, dim=(0, 1)))
+with expect(): torch.linalg.matrix_norm(A, 3)
+with expect(): torch.linalg.matrix_norm(torch.ones(3), 2)
+"""
+
+
+def test_matrix_norms(conform):
+    conform(MATRIX_NORMS)
