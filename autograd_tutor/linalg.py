@@ -1,5 +1,5 @@
-"""``torch.linalg``: the vector norm of any order and the Frobenius matrix norm, both one
-``LinalgVectorNormBackward0`` as in torch; the cross product (``LinalgCrossBackward0``) and the singular value
+"""``torch.linalg``: the vector norm of any order (one ``LinalgVectorNormBackward0`` as in torch) and the matrix
+norms composed of it or of the singular values; ``inv``, ``det`` and ``solve`` (see ``autograd/ops/solvers.py``); the cross product (``LinalgCrossBackward0``) and the singular value
 decomposition (``LinalgSvdBackward0``, one node for U, S and Vh).
 
 >>> import autograd_tutor as torch
@@ -13,9 +13,10 @@ tensor([6.7082, 2.2361])
 from __future__ import annotations
 
 from .autograd.dtypes import kind_name
+from .autograd.ops.solvers import check_square, LinAlgError, LinalgSolveExBackward0
 from .autograd.tensor import Tensor, _dim, _dim_tuple, return_types
 
-__all__ = ["vector_norm", "norm", "matrix_norm", "cross", "svd", "svdvals"]
+__all__ = ["vector_norm", "norm", "matrix_norm", "cross", "svd", "svdvals", "inv", "det", "solve", "LinAlgError"]
 
 _MATRIX_ORDERS = ("fro", "nuc", 1, -1, 2, -2, float("inf"), float("-inf"))
 
@@ -34,8 +35,9 @@ def vector_norm(x: Tensor, ord=2, dim=None, keepdim: bool = False, *, dtype=None
 
 
 def matrix_norm(A: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None) -> Tensor:
-    """The Frobenius norm sqrt(sum of A_ij^2) over the two dims ``dim``: the vector 2-norm of the entries.
-    The norms from singular values or row sums ('nuc', 2, 1, inf, ...) are not supported."""
+    """A norm of the matrices in the two dims ``dim``, composed as torch composes it: 'fro' the vector 2-norm of the
+    entries; 'nuc' the sum of the singular values, 2 (-2) the largest (smallest); 1 (-1) the largest (smallest)
+    column sum of |A_ij|, inf (-inf) the same of the rows."""
     if A.ndim < 2:
         raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
     dims = _dim_tuple(dim)
@@ -43,9 +45,28 @@ def matrix_norm(A: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dt
         raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, dims))}")
     if ord not in _MATRIX_ORDERS:
         raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
-    if ord != "fro":
-        raise NotImplementedError(f"autograd_tutor: linalg.matrix_norm supports ord='fro' only, not {ord!r}")
-    return vector_norm(A, 2, tuple(_dim(d, A.ndim) for d in dims), keepdim, dtype=dtype)
+    if dtype is not None:
+        raise NotImplementedError("autograd_tutor: linalg.matrix_norm with dtype= is not supported")
+    rows, cols = (_dim(d, A.ndim) for d in dims)
+    if ord == "fro":
+        return vector_norm(A, 2, (rows, cols), keepdim)
+    if ord in ("nuc", 2, -2):  # from the singular values of the matrices moved to the last two dims
+        order = [d for d in range(A.ndim) if d not in (rows, cols)] + [rows, cols]
+        values = svdvals(A.permute(order))
+        result = values.sum(-1, keepdim) if ord == "nuc" else _extreme(values, ord, -1, keepdim)
+        if keepdim:
+            result = result.unsqueeze(-1).permute([order.index(d) for d in range(A.ndim)])
+        return result
+    if abs(ord) == float("inf"):  # row sums: the same with the two dims swapped
+        rows, cols = cols, rows
+    if not keepdim and rows < cols:
+        cols -= 1
+    return _extreme(vector_norm(A, 1.0, rows, keepdim), ord, cols, keepdim)
+
+
+def _extreme(x: Tensor, ord, dim: int, keepdim: bool) -> Tensor:
+    """The largest along ``dim`` for a positive order, the smallest for a negative one."""
+    return x.amax(dim, keepdim) if ord > 0 else x.amin(dim, keepdim)
 
 
 def norm(A: Tensor, ord=None, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
@@ -61,6 +82,34 @@ def norm(A: Tensor, ord=None, dim=None, keepdim: bool = False, *, dtype=None) ->
         return matrix_norm(A, "fro" if ord is None else ord, (-2, -1) if dims is None else dims, keepdim,
                            dtype=dtype)
     return vector_norm(A, 2.0 if ord is None else ord, dim, keepdim, dtype=dtype)
+
+
+def inv(A: Tensor) -> Tensor:
+    """A^-1 of each square matrix (``LinalgInvExBackward0``); a singular one raises ``LinAlgError``."""
+    return A.inverse()
+
+
+def det(A: Tensor) -> Tensor:
+    """The determinant of each square matrix (``LinalgDetBackward0``)."""
+    return A.det()
+
+
+def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
+    """X with A X = B (``LinalgSolveExBackward0``): B a matrix per A, or a vector (B.ndim == 1, or B's shape A's
+    without the last dim)."""
+    if not left:
+        raise NotImplementedError("autograd_tutor: linalg.solve(left=False) is not supported")
+    check_square("linalg.solve", A)
+    if A._data.dtype != B._data.dtype:
+        raise RuntimeError(f"linalg.solve: Expected A and B to have the same dtype, but found A of type "
+                           f"{kind_name(A._data)} and B of type {kind_name(B._data)} instead")
+    vector = B.ndim == 1 or (B.ndim == A.ndim - 1 and tuple(B.shape) == tuple(A.shape[:-1]))
+    rows = B.shape[0] if B.ndim == 1 else B.shape[-1 if vector else -2]
+    if rows != A.shape[-1]:
+        columns = 1 if vector else B.shape[-1]
+        raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation AX = B ({A.shape[-2]}x"
+                           f"{A.shape[-1]} and {rows}x{columns})")
+    return LinalgSolveExBackward0.apply(A, B, vector=vector)
 
 
 def cross(input: Tensor, other: Tensor, *, dim: int = -1) -> Tensor:

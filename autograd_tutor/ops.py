@@ -94,10 +94,11 @@ def flip(input, dims=None) -> Tensor:
     return _wrap(input).flip(dims)
 
 # the operations with several outputs, one node for all of them
-split, chunk, unbind = (_method(n) for n in ("split", "chunk", "unbind"))
+split, chunk, unbind, unsafe_split, unsafe_split_with_sizes, unsafe_chunk = (
+    _method(n) for n in ("split", "chunk", "unbind", "unsafe_split", "unsafe_split_with_sizes", "unsafe_chunk"))
 bmm, remainder, fmod, floor_divide, clamp_min, clamp_max = (
     _method(n) for n in ("bmm", "remainder", "fmod", "floor_divide", "clamp_min", "clamp_max"))
-__all__ += ["split", "chunk", "unbind", "bmm", "remainder", "fmod", "floor_divide", "clamp_min", "clamp_max"]
+__all__ += ["split", "chunk", "unbind", "unsafe_split", "unsafe_split_with_sizes", "unsafe_chunk", "bmm", "remainder", "fmod", "floor_divide", "clamp_min", "clamp_max"]
 
 
 @numpy_names
@@ -343,9 +344,9 @@ def xlogy(input, other) -> Tensor:
 __all__ += ["xlogy"]
 
 # ---- cross products, singular values, histograms, bits (Tensor methods of methods/linalg.py, sorting.py, comparison.py)
-__all__ += ["cross", "svd", "histogram", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not"]
-cross, svd, histogram, bitwise_and, bitwise_or, bitwise_xor, bitwise_not = (
-    _method(n) for n in ("cross", "svd", "histogram", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not"))
+__all__ += ["inverse", "det", "cross", "svd", "histogram", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not"]
+inverse, det, cross, svd, histogram, bitwise_and, bitwise_or, bitwise_xor, bitwise_not = (
+    _method(n) for n in ("inverse", "det", "cross", "svd", "histogram", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not"))
 
 
 # ---- NumPy's names that torch has too: the same operations, the same nodes (``torch.concatenate`` is ``cat``)

@@ -58,6 +58,17 @@ class Size(tuple):
     def numel(self) -> int:
         return int(np.prod(self, dtype=np.int64))
 
+    def __getitem__(self, index):
+        """An entry is an int, a slice another Size: ``x.shape[:-1]`` is ``torch.Size([...])``."""
+        got = tuple.__getitem__(self, index)
+        return Size(got) if isinstance(index, slice) else got
+
+    def __add__(self, other):
+        return Size(tuple(self) + tuple(other)) if isinstance(other, tuple) else tuple.__add__(self, other)
+
+    def __radd__(self, other):
+        return Size(tuple(other) + tuple(self)) if isinstance(other, tuple) else NotImplemented
+
 
 class _ReturnType(tuple):
     """A named tuple such as ``torch.return_types.max(values=..., indices=...)``; its fields are in ``_fields``."""

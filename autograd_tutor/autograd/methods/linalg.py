@@ -11,6 +11,7 @@ from ..ops.linalg import (AddmmBackward0, BaddbmmBackward0, BmmBackward0, DiagEm
                           DotBackward0, LinalgCrossBackward0, LinalgSvdBackward0, MmBackward0, MvBackward0,
                           TraceBackward0, TrilBackward0, TriuBackward0)
 from ..ops.shape import SqueezeBackward4, UnsafeViewBackward0
+from ..ops.solvers import check_square, LinalgDetBackward0, LinalgInvExBackward0
 from ..tensor import _broadcast_shape, _dim, _warn_once, _wrap, return_types, Tensor
 from ..tracebacks import ENGINE_FRAME
 
@@ -243,6 +244,16 @@ class LinalgMethods:
             raise RuntimeError(f"linalg.svd: Expected a floating point or complex tensor as input. Got "
                                f"{kind_name(self._data)}")
         return LinalgSvdBackward0.apply(self, full_matrices=bool(full_matrices))
+
+    def inverse(self):
+        """A^-1 of each square matrix (``torch.linalg.inv``); a singular one raises torch.linalg.LinAlgError."""
+        check_square("linalg.inv", self)
+        return LinalgInvExBackward0.apply(self)
+
+    def det(self):
+        """The determinant of each square matrix (``torch.linalg.det``)."""
+        check_square("linalg.det", self)
+        return LinalgDetBackward0.apply(self)
 
     def svd(self, some=True, compute_uv=True):
         """``torch.svd``: U, S and V (not Vh) with A = U diag(S) V^T; ``some=False`` gives square U and V;

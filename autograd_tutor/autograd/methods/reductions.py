@@ -212,11 +212,13 @@ class ReductionsMethods:
         out = LinalgVectorNormBackward0.apply(self, ord=order, dim=self._dims(dim), keepdim=keepdim)
         return shown(out, dim=_dim_tuple(dim))
 
-    def prod(self, dim=None, keepdim=False):
+    def prod(self, dim=None, keepdim=False, *, dtype=None):
+        """The product of all elements (or along ``dim``), computed in ``dtype`` if given."""
+        dtype = _running_dtype(self, dtype)
         if dim is None:
-            return ProdBackward0.apply(self)
+            return ProdBackward0.apply(self, dtype=dtype)
         (d,) = self._dims(dim) or (None,)
-        return shown(ProdBackward1.apply(self, dim=d, keepdim=keepdim), dim=dim)
+        return shown(ProdBackward1.apply(self, dim=d, keepdim=keepdim, dtype=dtype), dim=dim)
 
     def cumsum(self, dim, *, dtype=None):
         """z_j = x_1 + ... + x_j along ``dim``, in ``dtype`` if given (integers and bools otherwise give int64)."""
@@ -268,15 +270,23 @@ class ReductionsMethods:
             return fn.apply(self, dim=None, correction=correction, keepdim=keepdim)
         return shown(fn.apply(self, dim=self._dims(dim), correction=correction, keepdim=keepdim), dim=_dim_tuple(dim))
 
-    def sum(self, dim=None, keepdim=False):
+    def sum(self, dim=None, keepdim=False, *, dtype=None):
+        """The sum of all elements (or along ``dim``); with ``dtype`` the input is cast first, the gradient cast
+        back: ``x.sum(dtype=torch.float64)`` sums float32 entries in float64."""
+        dtype = _running_dtype(self, dtype)
         if dim is None:
-            return SumBackward0.apply(self)
-        return shown(SumBackward1.apply(self, dim=self._dims(dim), keepdim=keepdim), dim=_dim_tuple(dim))
+            return SumBackward0.apply(self, dtype=dtype)
+        return shown(SumBackward1.apply(self, dim=self._dims(dim), keepdim=keepdim, dtype=dtype), dim=_dim_tuple(dim))
 
-    def mean(self, dim=None, keepdim=False):
+    def mean(self, dim=None, keepdim=False, *, dtype=None):
+        """sum / n over all elements (or along ``dim``), in ``dtype`` if given (which must be a float dtype)."""
+        if dtype is not None and not dtype.is_floating_point:
+            raise RuntimeError("mean(): could not infer output dtype. Optional dtype must be either a floating point "
+                               f"or complex dtype. Got: {kind_name(dtype.np)}")
+        dtype = None if dtype is None else dtype.np
         if dim is None:
-            return MeanBackward0.apply(self)
-        return shown(MeanBackward1.apply(self, dim=self._dims(dim), keepdim=keepdim), dim=_dim_tuple(dim))
+            return MeanBackward0.apply(self, dtype=dtype)
+        return shown(MeanBackward1.apply(self, dim=self._dims(dim), keepdim=keepdim, dtype=dtype), dim=_dim_tuple(dim))
 
     def _extreme(self, whole, along, numpy_arg, ret, dim, keepdim, other):
         if other is not None:

@@ -14,7 +14,8 @@ from ..dtypes import kind_name, LEGACY_NAMES
 from ..function import shown
 from ..ops.indexing import SelectBackward0, SliceBackward0
 from ..ops.shape import (IN_PLACE_NODES, ExpandBackward0, FlipBackward0, PermuteBackward0, RepeatBackward0, ReshapeAliasBackward0, Rot90Backward0,
-                         RollBackward0, SplitBackward0, SplitWithSizesBackward0, SqueezeBackward0, SqueezeBackward1,
+                         RollBackward0, SplitBackward0, SplitWithSizesBackward0, UnsafeSplitBackward0,
+                         UnsafeSplitWithSizesBackward0, SqueezeBackward0, SqueezeBackward1,
                          SqueezeBackward2, TBackward0, TransposeBackward0, UnbindBackward0, UnfoldBackward0,
                          UnsafeViewBackward0, UnsqueezeBackward0, ViewBackward0)
 from ..tensor import LEAF_INPLACE, _dim, _int_args, _shape_args, _viewable, _warn_once, Tensor
@@ -58,30 +59,53 @@ def unfold(self, dimension, size, step):
     return UnfoldBackward0.apply(self, dimension=d, size=size, step=step, given=dimension)
 
 
+def _split(self, split_size, dim, equal, sized):
+    """Pieces of ``split_size`` (one node ``equal``) or of the sizes in a list (one node ``sized``) along ``dim``."""
+    if self._data.ndim == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
+    axis = _dim(dim, self._data.ndim)
+    if isinstance(split_size, (list, tuple)):
+        return shown(sized.apply(self, split_sizes=tuple(int(s) for s in split_size), dim=axis), dim=dim)
+    return shown(equal.apply(self, split_size=int(split_size), dim=axis), dim=dim)
+
+
+def _chunk_size(self, chunks, dim):
+    """The split size of ``chunks`` pieces along ``dim``: ceil(size / chunks), or ``chunks`` empty pieces."""
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    if self._data.ndim == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+    size = self._data.shape[_dim(dim, self._data.ndim)]
+    return [0] * chunks if size == 0 else -(-size // chunks)
+
+
 class ShapeMethods:
     """Attached to ``Tensor`` by ``methods/__init__.py``."""
 
     def split(self, split_size, dim=0):
         """Pieces of ``split_size`` along ``dim`` (the last one shorter), or of the sizes in a list: views
         sharing one SplitBackward0 (SplitWithSizesBackward0) node."""
-        if self._data.ndim == 0:
-            raise RuntimeError("split expects at least a 1-dimensional tensor")
-        axis = _dim(dim, self._data.ndim)
-        if isinstance(split_size, (list, tuple)):
-            return shown(SplitWithSizesBackward0.apply(self, split_sizes=tuple(int(s) for s in split_size), dim=axis),
-                         dim=dim)
-        return shown(SplitBackward0.apply(self, split_size=int(split_size), dim=axis), dim=dim)
+        return _split(self, split_size, dim, SplitBackward0, SplitWithSizesBackward0)
 
     def chunk(self, chunks, dim=0):
         """``chunks`` pieces of (nearly) equal size along ``dim``: ``split`` with size ceil(size / chunks)."""
-        if chunks <= 0:
-            raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
-        if self._data.ndim == 0:
-            raise RuntimeError("chunk expects at least a 1-dimensional tensor")
-        size = self._data.shape[_dim(dim, self._data.ndim)]
-        if size == 0:  # torch's special case: ``chunks`` empty pieces
-            return self.split([0] * chunks, dim)
-        return self.split(-(-size // chunks), dim)
+        return self.split(_chunk_size(self, chunks, dim), dim)
+
+    def unsafe_split(self, split_size, dim=0):
+        """split's pieces (UnsafeSplitBackward0), sharing this tensor's memory without being autograd views (no
+        shared version counter): torch's LSTM and GRU cells cut their gates so."""
+        if isinstance(split_size, (list, tuple)):
+            raise TypeError("unsafe_split(): argument 'split_size' (position 1) must be int, not "
+                            f"{type(split_size).__name__}")
+        return _split(self, split_size, dim, UnsafeSplitBackward0, UnsafeSplitWithSizesBackward0)
+
+    def unsafe_split_with_sizes(self, split_sizes, dim=0):
+        """split_with_sizes' pieces (UnsafeSplitWithSizesBackward0), not autograd views."""
+        return _split(self, list(split_sizes), dim, UnsafeSplitBackward0, UnsafeSplitWithSizesBackward0)
+
+    def unsafe_chunk(self, chunks, dim=0):
+        """chunk's pieces cut by ``unsafe_split``."""
+        return _split(self, _chunk_size(self, chunks, dim), dim, UnsafeSplitBackward0, UnsafeSplitWithSizesBackward0)
 
     def unbind(self, dim=0):
         """The slices along ``dim``, that dim removed: views sharing one UnbindBackward0 node."""

@@ -30,16 +30,21 @@ class SumBackward0(Function):
     """z = sum(x);  dz/dx_i = 1: the gradient is spread over x's shape."""
 
     @staticmethod
-    def forward(ctx, x):
+    def forward(ctx, x, dtype=None):
         ctx.save(self_sym_sizes=x._data.shape)
-        d = x._data
+        d = _in_dtype(x._data, dtype)
         if d.dtype.kind in "biu":
-            return np.add.reduce(d, axis=None, dtype=np.int64)
+            return np.add.reduce(d, axis=None, dtype=d.dtype if dtype is not None else np.int64)
         return torch_sum(d, None, False)  # in torch's order: .item() prints torch's digits
 
     @staticmethod
     def backward(ctx, g):
         return g.expand(ctx.self_sym_sizes) if _is_tensor(g) else np.full(ctx.self_sym_sizes, g, g.dtype)
+
+
+def _in_dtype(d: np.ndarray, dtype) -> np.ndarray:
+    """The input of a reduction cast to its ``dtype=`` first (as torch does: an int8 sum wraps around)."""
+    return d if dtype is None else d.astype(dtype, copy=False)
 
 
 def _dims(dim, ndim: int) -> tuple:
@@ -59,12 +64,12 @@ class SumBackward1(Function):
     """z = sum(x, dim);  each x_i gets the gradient of the sum it fed."""
 
     @staticmethod
-    def forward(ctx, x, dim, keepdim=False):
-        d = x._data
+    def forward(ctx, x, dim, keepdim=False, dtype=None):
+        d = _in_dtype(x._data, dtype)
         dims = _dims(dim, d.ndim)
         ctx.save(self_sym_sizes=d.shape, dim=dims, keepdim=keepdim)
         if d.dtype.kind in "biu":
-            return numpy_sum(d, dims, keepdim, np.int64)
+            return numpy_sum(d, dims, keepdim, d.dtype if dtype is not None else np.int64)
         return torch_sum(d, dims, keepdim)
 
     @staticmethod
@@ -76,8 +81,8 @@ class MeanBackward0(Function):
     """z = mean(x) = sum(x) / n;  dz/dx_i = 1/n."""
 
     @staticmethod
-    def forward(ctx, x):
-        d = x._data
+    def forward(ctx, x, dtype=None):
+        d = _in_dtype(x._data, dtype)
         if d.dtype.kind != "f":
             raise RuntimeError(_mean_dtype_message(d))
         ctx.save(self_sym_sizes=d.shape, self_sym_numel=d.size)
@@ -96,8 +101,8 @@ class MeanBackward1(Function):
     """z = mean(x, dim);  each x_i gets 1/n of the gradient of its mean."""
 
     @staticmethod
-    def forward(ctx, x, dim, keepdim=False):
-        d = x._data
+    def forward(ctx, x, dim, keepdim=False, dtype=None):
+        d = _in_dtype(x._data, dtype)
         if d.dtype.kind != "f":
             raise RuntimeError(_mean_dtype_message(d))
         dims = _dims(dim, d.ndim)
@@ -272,10 +277,10 @@ class ProdBackward0(Function):
     saves_result = True
 
     @staticmethod
-    def forward(ctx, x):
+    def forward(ctx, x, dtype=None):
         ctx.save(self=x)
-        d = x._data
-        return d.prod(dtype=np.int64 if d.dtype.kind in "biu" else None)
+        d = _in_dtype(x._data, dtype)
+        return d.prod(dtype=_product_dtype(d, dtype))
 
     @staticmethod
     def backward(ctx, g):
@@ -287,6 +292,11 @@ class ProdBackward0(Function):
         if zeros > 1:
             return np.zeros(np.shape(x), g.dtype)
         return g * (_others_product(np.reshape(x, -1), 0).reshape(np.shape(x)) if zeros else _divided(r, x))
+
+
+def _product_dtype(d: np.ndarray, dtype):
+    """The dtype a product is computed in: the one asked for, else int64 for integers and bools (as torch)."""
+    return d.dtype if dtype is not None else np.int64 if d.dtype.kind in "biu" else None
 
 
 def _divided(r, x):
@@ -311,10 +321,10 @@ class ProdBackward1(Function):
     saves_result = True
 
     @staticmethod
-    def forward(ctx, x, dim, keepdim=False):
-        d = x._data
+    def forward(ctx, x, dim, keepdim=False, dtype=None):
+        d = _in_dtype(x._data, dtype)
         ctx.save(self=x, dim=dim, keepdim=keepdim)
-        return d.prod(axis=dim, keepdims=keepdim, dtype=np.int64 if d.dtype.kind in "biu" else None)
+        return d.prod(axis=dim, keepdims=keepdim, dtype=_product_dtype(d, dtype))
 
     @staticmethod
     def backward(ctx, g):

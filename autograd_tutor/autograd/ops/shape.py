@@ -15,7 +15,7 @@ from .numerics import _is_tensor
 __all__ = ["ViewBackward0", "UnsafeViewBackward0", "ReshapeAliasBackward0", "AliasBackward0", "PermuteBackward0",
            "TransposeBackward0", "TBackward0", "UnsqueezeBackward0", "SqueezeBackward0", "SqueezeBackward1",
            "SqueezeBackward2", "SqueezeBackward4", "IN_PLACE_NODES", "ExpandBackward0", "CatBackward0", "StackBackward0",
-           "SplitBackward0", "SplitWithSizesBackward0", "UnbindBackward0", "FlipBackward0", "Rot90Backward0", "RepeatBackward0",
+           "SplitBackward0", "SplitWithSizesBackward0", "UnsafeSplitBackward0", "UnsafeSplitWithSizesBackward0", "UnbindBackward0", "FlipBackward0", "Rot90Backward0", "RepeatBackward0",
            "RollBackward0", "unfold_view", "UnfoldBackward0", "UnfoldBackwardBackward0", "fold_windows"]
 
 
@@ -272,6 +272,17 @@ class SplitWithSizesBackward0(SplitBackward0):
         ctx.save(self_sym_sizes=d.shape, split_sizes=split_sizes, dim=dim)
         ctx._sizes = list(split_sizes)
         return _pieces(d, split_sizes, dim)
+
+
+class UnsafeSplitBackward0(SplitBackward0):
+    """``x.unsafe_split(size, dim)``: split's pieces, sharing x's memory but not known to autograd as views (no
+    version counter shared, so changing a piece in place is allowed: torch's LSTM/GRU cells split their gates so)."""
+    is_view = False
+
+
+class UnsafeSplitWithSizesBackward0(SplitWithSizesBackward0):
+    """``x.unsafe_split([s0, s1, ...], dim)``: split_with_sizes' pieces, not known to autograd as views."""
+    is_view = False
 
 
 class UnbindBackward0(MultiOutputFunction):

@@ -19,6 +19,7 @@ weight of a model, however deeply nested, with a dotted name (``"net.0.weight"``
 """
 from __future__ import annotations
 
+import warnings
 from collections import OrderedDict, namedtuple
 
 from ...autograd.dtypes import float32, float64
@@ -28,6 +29,7 @@ from ...autograd.node import _ids
 from ...autograd.tensor import Tensor
 from ...devices import check_cpu
 from ...events import ModuleEntered, ModuleLeft
+from .backward_hooks import BackwardHook, warn_non_full, wrap_hook
 from ...events import _routes as _announced
 from ..parameter import Parameter
 
@@ -97,17 +99,37 @@ class Module:
     def _call(self, args: tuple, kwargs: dict):
         state = self.__dict__
         pre, post = state.get("_forward_pre_hooks"), state.get("_forward_hooks")
-        if not (pre or post):  # the common case, as torch tests it first: forward alone
+        backward, backward_pre = state.get("_backward_hooks"), state.get("_backward_pre_hooks")
+        if not (pre or post or backward or backward_pre):  # the common case, as torch tests it first: forward alone
             return self.forward(*args, **kwargs)
         for hook in tuple(pre.values()) if pre else ():
             result = hook(self, args)
             if result is not None:
                 args = result if isinstance(result, tuple) else (result,)
+        full = list(backward.values()) if backward and state.get("_is_full_backward_hook") else []
+        watcher = None
+        if full or backward_pre:  # the input and the output pass through BackwardHookFunctionBackward nodes
+            watcher = BackwardHook(self, full, list(backward_pre.values()) if backward_pre else [])
+            args = watcher.setup_input_hook(args)
         out = self.forward(*args, **kwargs)
         for hook in tuple(state.get("_forward_hooks", {}).values()):
             result = hook(self, args, out)
             if result is not None:
                 out = result
+        if watcher:
+            if not isinstance(out, (Tensor, tuple)):
+                warnings.warn("For backward hooks to be called, module output should be a Tensor or a tuple of "
+                              f"Tensors but received {type(out)}", stacklevel=3)
+            out = watcher.setup_output_hook(out)
+        if backward and not state.get("_is_full_backward_hook"):  # the deprecated kind: on the output's node
+            first = out
+            while not isinstance(first, Tensor):
+                first = next(v for v in first.values() if isinstance(v, Tensor)) if isinstance(first, dict) \
+                    else first[0]
+            if first.grad_fn is not None:
+                for hook in tuple(backward.values()):
+                    first.grad_fn.register_hook(wrap_hook(hook, self))
+                warn_non_full(args, out, first.grad_fn)
         return out
 
     def register_forward_pre_hook(self, hook):
@@ -117,6 +139,28 @@ class Module:
     def register_forward_hook(self, hook):
         """Call ``hook(module, args, output)`` after each forward; a returned value replaces the output."""
         return add_hook(self.__dict__.setdefault("_forward_hooks", {}), hook)
+
+    def register_full_backward_pre_hook(self, hook):
+        """Call ``hook(module, grad_output)`` when the gradient of the output arrives; a returned tuple replaces
+        ``grad_output``."""
+        return add_hook(self.__dict__.setdefault("_backward_pre_hooks", {}), hook)
+
+    def register_full_backward_hook(self, hook):
+        """Call ``hook(module, grad_input, grad_output)`` once the gradient with respect to the input is known; a
+        returned tuple replaces ``grad_input``."""
+        return self._backward_hook(hook, True)
+
+    def register_backward_hook(self, hook):
+        """Deprecated: ``hook(module, grad_input, grad_output)`` on the node that made the output, so
+        ``grad_input`` holds that node's gradients. Use ``register_full_backward_hook``."""
+        return self._backward_hook(hook, False)
+
+    def _backward_hook(self, hook, full: bool):
+        if self.__dict__.get("_is_full_backward_hook", full) is not full:
+            raise RuntimeError("Cannot use both regular backward hooks and full backward hooks on a single Module. "
+                               "Please use only one of them.")
+        object.__setattr__(self, "_is_full_backward_hook", full)
+        return add_hook(self.__dict__.setdefault("_backward_hooks", {}), hook)
 
     # ------------------------------------------------------------ registration
     def register_parameter(self, name: str, param: Parameter | None) -> None:

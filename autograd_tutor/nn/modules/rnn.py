@@ -1,9 +1,9 @@
 """``nn.RNN``, ``nn.LSTM``, ``nn.GRU`` and their one-step ``...Cell`` forms, composed of recorded ops (linear,
-sigmoid, tanh, chunk, stack), so gradients flow through every time step and the drawing shows them.
+sigmoid, tanh, unsafe_chunk, stack), so gradients flow through every time step and the drawing shows them.
 
 One step of each, with x the input and h (c) the state:
   RNN:  h' = tanh(x W_ih^T + b_ih + h W_hh^T + b_hh)
-  LSTM: i, f, g, o = chunk(x W_ih^T + b_ih + h W_hh^T + b_hh, 4); c' = s(f) c + s(i) tanh(g); h' = s(o) tanh(c')
+  LSTM: i, f, g, o = unsafe_chunk(x W_ih^T + b_ih + h W_hh^T + b_hh, 4); c' = s(f) c + s(i) tanh(g); h' = s(o) tanh(c')
   GRU:  r, z = s(...), n = tanh(x_n + r * h_n); h' = (1 - z) n + z h = (h - n) z + n
 All weights start uniform in [-1/sqrt(hidden_size), 1/sqrt(hidden_size)], drawn in registration order as in torch.
 
@@ -39,16 +39,16 @@ def _rnn_step(nonlinearity):
 
 def _lstm_step(x_proj, state, w_hh, b_hh):
     h, c = state
-    i, f, g, o = (x_proj + F.linear(h, w_hh, b_hh)).chunk(4, 1)
+    i, f, g, o = (x_proj + F.linear(h, w_hh, b_hh)).unsafe_chunk(4, 1)
     c = F.sigmoid(f) * c + F.sigmoid(i) * F.tanh(g)
     return F.sigmoid(o) * F.tanh(c), c
 
 
 def _gru_step(x_proj, h, w_hh, b_hh):
-    x_r, x_z, x_n = x_proj.chunk(3, 1)
-    h_r, h_z, h_n = F.linear(h, w_hh, b_hh).chunk(3, 1)
-    r, z = F.sigmoid(x_r + h_r), F.sigmoid(x_z + h_z)
-    n = F.tanh(x_n + r * h_n)
+    x_r, x_z, x_n = x_proj.unsafe_chunk(3, 1)
+    h_r, h_z, h_n = F.linear(h, w_hh, b_hh).unsafe_chunk(3, 1)
+    r, z = F.sigmoid(h_r + x_r), F.sigmoid(h_z + x_z)
+    n = F.tanh(x_n + h_n * r)
     return (h - n) * z + n  # = (1 - z) n + z h, in torch's order
 
 
