@@ -4,7 +4,7 @@ log p(x) = -log(high - low) inside, -inf outside;  rsample: low + u (high - low)
 
 >>> import autograd_tutor as torch
 >>> from autograd_tutor.distributions import Uniform
->>> Uniform(0., 4.).log_prob(torch.tensor([1., 5.]))
+>>> Uniform(0., 4., validate_args=False).log_prob(torch.tensor([1., 5.]))   # outside: -inf (validated: an error)
 tensor([-1.3863,    -inf])
 """
 from __future__ import annotations
