@@ -168,7 +168,7 @@ STEPS = {"01_computation_graph.ipynb": (3, 3), "02_leaf_and_non_leaf.ipynb": (1,
 GROW_SEEN = "grow(0.05) recorded 5 MulBackward0 nodes, then TanhBackward0; tiny.backward() ran through them."
 PRINT_SEEN = "print(t.grad_fn) for each: p: None, q: <MulBackward0>, r: None, s: <MulBackward0>, k: None."
 VJP_SEEN = ("out.backward() ran: Cube's backward received grad_output = [1.0, 2.0, 3.0] and returned grad_output * 3 "
-            "* x ** 2 = [3.0, 6.0, 36.0], now in xs.grad.")
+            "* x ** 2 = [3.0, 6.0, 36.0], now in u.grad.")
 RAISES_4 = "It raises a RuntimeError: the first call freed tensors saved for backward"
 RUNS_4 = "It runs again and adds the same gradients into .grad once more"
 #: lesson -> each prediction in order: (a wrong answer, the right one, what the reveal says the engine did). A
@@ -630,12 +630,12 @@ def test_lesson_3_vjp_prediction_and_its_replay(lab, lab_page, front, theme):
     _after_run_all(lab, page, LESSON_3, front, theme)
     cell = _cell_with(page, 'Predict(Question("vjp"')
     predict, drawing = cell.locator(".agt-predict"), cell.locator(".agt-root")
-    _shows(predict, "what will xs.grad be?")
+    _shows(predict, "what will u.grad be?")
     assert drawing.locator(".agt-pos").text_content().endswith("/ 0")   # no pass before the prediction
     _predict(page, predict, ("[3.0, 6.0, 36.0]",), True, VJP_SEEN)
     page.wait_for_function("el => /\\/ [1-9]/.test(el.textContent)",
                            arg=drawing.locator(".agt-pos").element_handle(), timeout=20_000)
     drawing.press("End")
-    expect(drawing.locator(".agt-narration")).to_contain_text("cubed.grad = [1, 2, 3], xs.grad = [3, 6, 36]")
+    expect(drawing.locator(".agt-narration")).to_contain_text("cubed.grad = [1, 2, 3], u.grad = [3, 6, 36]")
     cell.screenshot(path=str(ARTIFACTS / f"predict-{tag}-lesson3-vjp.png"))
     assert _axe(page, ".agt-predict") == []
