@@ -236,9 +236,12 @@ def test_every_lessons_predictions_answer_and_its_exercises_start_marked(lab, la
     shutil.copy(LESSONS / lesson, lab.root / lesson)
     _set_theme(lab, "light")
     _run_all(lab, page, lesson, front)
+    if front == "lab":
+        lab.wait_idle(page, timeout=120_000)
     predictions, exercises = STEPS[lesson]
+    assert predictions == len(PREDICTIONS[lesson])
     cells = page.locator(".jp-CodeCell").filter(has=page.locator(".agt-predict"))
-    assert cells.count() == predictions == len(PREDICTIONS[lesson])
+    expect(cells).to_have_count(predictions, timeout=20_000)   # the last widgets render a moment after Run All
     for i, (wrong_answer, right_answer, seen) in enumerate(PREDICTIONS[lesson]):
         cell = cells.nth(i)
         predict = cell.locator(".agt-predict")
@@ -250,7 +253,7 @@ def test_every_lessons_predictions_answer_and_its_exercises_start_marked(lab, la
                                    arg=drawing.locator(".agt-pos").element_handle(), timeout=20_000)
         predict.screenshot(path=str(ARTIFACTS / f"predict-all-{front}-{lesson[:2]}-{i}.png"))
     checks = page.locator(".agt-check")
-    assert checks.count() == exercises
+    expect(checks).to_have_count(exercises)
     for i in range(exercises):  # starts wrong, with what is wrong marked (an edge, a leaf, a node, a cell)
         assert "is-wrong" in checks.nth(i).get_attribute("class")
         assert checks.nth(i).locator("svg .is-wrong").count() >= 1
