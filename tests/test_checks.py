@@ -7,7 +7,8 @@ import re
 import pytest
 
 import autograd_tutor as torch
-from autograd_tutor.checks import check_branches, check_graph, check_retained, check_tracking, targets
+from autograd_tutor.checks import (check_branches, check_first_none, check_grad_read, check_graph, check_retained,
+                                    check_tracking, targets)
 
 
 @pytest.fixture
@@ -226,3 +227,107 @@ def test_check_retained_other_errors_and_bad_input():
     assert "no intermediate h" in check_retained(lambda x: (x * 2).backward()).problem
     with pytest.raises(TypeError, match=r"expects your function, got a NoneType"):
         check_retained(None)
+
+
+# ------------------------------------------------------------------ check_first_none (lesson 1)
+def _score(cut: bool):
+    def score(w, x):
+        hidden = (w * x).relu()
+        total = hidden.sum()
+        mean = total / len(x)
+        clipped = torch.tensor(min(mean.item(), 5.0)) if cut else mean.clamp(max=5.0)
+        return clipped * 2
+    return score
+
+
+def _score_inputs():
+    return {"w": torch.tensor([0.5, -1.0, 2.0], requires_grad=True), "x": torch.tensor([1.0, 2.0, 3.0])}
+
+
+@pytest.mark.parametrize("given, verdict", [
+    ("", "score(w, x) has grad_fn=None, so backward cannot reach w. Print each variable's grad_fn"),
+    ("total", "total prints grad_fn=<SumBackward0>: it still has its history. Look further down."),
+    ("nope", "score has no tensor variable 'nope'; its variables are hidden, total, mean, clipped."),
+])
+def test_check_first_none_until_the_cut_is_named(given, verdict):
+    result = check_first_none(_score(cut=True), _score_inputs(), given)
+    assert not result.ok and result.verdict.startswith(verdict) and result.found == "clipped"
+    assert _marked(result) == (0, 1, ["grad_fn=None"])           # the result, drawn apart: it has no node
+
+
+def test_check_first_none_named_then_fixed():
+    inputs = _score_inputs()
+    found = check_first_none(_score(cut=True), inputs, "clipped")
+    assert not found.ok and found.verdict.startswith(
+        "Found it: clipped is the first to print grad_fn=None (line `clipped = torch.tensor(min(mean.item(), 5.0)) "
+        "if cut else mean.clamp(max=5.0)`).")
+    assert _marked(found) == (0, 1, ["the first grad_fn=None"])
+    fixed = check_first_none(_score(cut=False), inputs, "clipped")
+    assert fixed.ok and fixed.verdict == ("score(w, x) has grad_fn=MulBackward0, and backward will give "
+                                          "w.grad = [0.6667, 0, 2]: the history reaches your inputs again.")
+    assert _marked(fixed) == (0, 0, []) and fixed._repr_html_().count('class="edge is-right"') >= 4
+    assert inputs["w"].grad is None                                # the check used copies
+
+
+def test_check_first_none_a_later_one_and_bad_input():
+    def twice(w):
+        a = w.detach()
+        b = a * 2
+        return b + 1
+    w = {"w": torch.tensor(1.0, requires_grad=True)}
+    assert check_first_none(twice, w, "b").verdict == ("b prints grad_fn=None, but it is not the first one that "
+                                                      "does. Look further up.")
+    assert check_first_none(twice, w, "a").verdict.startswith("Found it: a is the first")
+    with pytest.raises(TypeError, match="expects tensors as inputs, but w is a float"):
+        check_first_none(twice, {"w": 1.0})
+    with pytest.raises(TypeError, match="returned a float, not a tensor"):
+        check_first_none(lambda w: 1.0, w)
+
+
+# ------------------------------------------------------------------ check_grad_read (lesson 2)
+def _reads(order: str):
+    def step(w, x):
+        loss = ((w * x).sum() - 1) ** 2
+        if order == "early-use":
+            print("gradient norm:", w.grad.norm())
+        g = w.grad
+        if order != "never":
+            loss.backward()
+        if order == "late-use":
+            print("gradient norm:", w.grad.norm())
+        return g if order == "early-return" else w.grad * 2 if order == "doubled" else w.grad
+    return step
+
+
+def _read_inputs():
+    return {"w": torch.tensor([0.5, -1.0], requires_grad=True), "x": torch.tensor([1.0, 2.0])}
+
+
+def test_check_grad_read_right_after_backward(capsys):
+    inputs = _read_inputs()
+    result = check_grad_read(_reads("late-use"), inputs)
+    assert result.ok and result.verdict == ("w.grad was None until backward() ran; your step read it after, and "
+                                            "returned w.grad = [-5, -10].")
+    assert "gradient norm: tensor(11.1803)" in capsys.readouterr().out and inputs["w"].grad is None
+    assert _marked(result) == (0, 0, [])
+
+
+@pytest.mark.parametrize("order, verdict", [
+    ("early-use", "your step raised AttributeError: 'NoneType' object has no attribute 'norm' (line "
+     "`print(\"gradient norm:\", w.grad.norm())`), before any backward() ran: w.grad is None until backward() "
+     "fills it. Use it after loss.backward()."),
+    ("early-return", "your step returned None: it read w.grad before backward() filled it"),
+    ("never", "your step never called backward(), so w.grad is still None"),
+    ("doubled", "your step returned [-10, -20], not w.grad as backward() left it ([-5, -10]): return w.grad."),
+])
+def test_check_grad_read_says_what_was_early(order, verdict):
+    result = check_grad_read(_reads(order), _read_inputs())
+    assert not result.ok and result.verdict.startswith(verdict)
+    assert _marked(result)[2] == ["w.grad is None here"]
+
+
+def test_check_grad_read_refuses_bad_input():
+    with pytest.raises(TypeError, match="expects your function"):
+        check_grad_read(None, _read_inputs())
+    with pytest.raises(ValueError, match="needs an input that requires grad"):
+        check_grad_read(_reads("late-use"), {"w": torch.tensor([1.0]), "x": torch.tensor([1.0])})

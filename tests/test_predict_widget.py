@@ -175,3 +175,47 @@ def test_any_messages_get_one_short_reply_each_and_the_reveal_runs_at_most_once(
         assert "could not check" not in reply["message"]
     assert len(runs) == (1 if p.outcome else 0)
     assert sum(r["valid"] for r in replies) == len(runs)
+
+
+def test_which_tensors_print_grad_fn_none_is_read_from_the_tensors():
+    p = torch.tensor(2.0, requires_grad=True)
+    q = p * 4
+    with torch.no_grad():
+        r = q + 1
+    s = r * p
+    k = torch.tensor([1.0, 2.0]) * 3
+    widget = Predict.grad_fn_none({"p": p, "q": q, "r": r, "s": s, "k": k})
+    assert widget.question["choices"] == ["p", "q", "r", "s", "k"] and widget.graph is None
+    assert not widget.predict([0, 2]).correct                      # k is missed: nothing in it requires grad
+    assert widget.outcome["seen"] == ("print(t.grad_fn) for each: p: None, q: <MulBackward0>, r: None, "
+                                      "s: <MulBackward0>, k: None.")
+    explained = widget.outcome["explanation"]
+    assert "r has no history: made under no_grad (q: AddBackward0 not recorded)" in explained
+    assert "k was computed only from tensors that do not require grad" in explained
+    assert Predict.grad_fn_none({"p": p, "k": k}).predict([0, 1]).correct
+
+
+def test_a_stopped_drawing_under_a_prediction_draws_only_what_the_reveal_ran():
+    from autograd_tutor.widgets import GraphWidget
+    drawing = GraphWidget()
+    drawing.stop()
+    torch.tensor(1.0, requires_grad=True).exp()                    # not recorded: the drawing is stopped
+    x = torch.tensor(2.0, requires_grad=True)
+
+    def reveal():
+        with drawing.recording():
+            (x * 3).backward()
+        return f"x.grad = {x.grad.item():g}"
+    q = Question("q", "numeric", "x.grad?", NumericKey.near(3, 0), "3.")
+    widget = Predict(q, reveal, graph=drawing)
+    assert drawing.graph["nodes"] == []
+    assert widget.predict("3").correct and widget.outcome["seen"] == "x.grad = 3"
+    assert [n["label"] for n in drawing.graph["nodes"] if n["kind"] == "op"] == ["MulBackward0"]
+    assert len(drawing.steps) > 0
+    drawn = len(drawing.model.visible)
+    (x * 5).sum()                                                  # after the block: stopped again
+    drawing.refresh()
+    assert len(drawing.model.visible) == drawn
+    with pytest.raises(ValueError, match="grows a drawing made without a tensor"):
+        with GraphWidget(x * 2).recording():
+            pass

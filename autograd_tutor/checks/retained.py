@@ -81,7 +81,7 @@ def check_retained(step: Callable, x=2.0, *, intermediate: str = "h") -> RetainC
     found, error = {}, None
     with events.record() as trace:
         try:
-            _run_reading_locals(step, x, found)
+            _run_reading_locals(step, (x,), found)
         except Exception as exc:
             error = exc
     names = {k: v for k, v in found.items() if isinstance(v, Tensor)}
@@ -123,8 +123,9 @@ def check_retained(step: Callable, x=2.0, *, intermediate: str = "h") -> RetainC
     return RetainCheck(model, "", Marks(ok=True), 2, grads, kept=h.grad._data, name=intermediate)
 
 
-def _run_reading_locals(step: Callable, x, found: dict) -> None:
-    """Call ``step(x)``, copying the step's local variables into ``found`` when it returns or raises."""
+def _run_reading_locals(step: Callable, args: tuple, found: dict):
+    """Call ``step(*args)`` and return its result, copying the step's local variables into ``found`` when it
+    returns or raises."""
     code = getattr(step, "__code__", None)
 
     def profile(frame, event, arg):
@@ -133,6 +134,6 @@ def _run_reading_locals(step: Callable, x, found: dict) -> None:
     previous = sys.getprofile()
     sys.setprofile(profile)
     try:
-        step(x)
+        return step(*args)
     finally:
         sys.setprofile(previous)

@@ -14,9 +14,9 @@ library (the interactive view is ``autograd_tutor.widgets.QuizWidget``).
 """
 from .banks import bank_names, import_jupyterquiz, load_bank
 from .generate import quiz_from
-from .gradients import check_gradients, who_gets_grad
+from .gradients import check_gradients, which_grad_fn_none, who_gets_grad
 from .model import CATEGORIES, KINDS, Feedback, Question, Quiz
 from .schema import BankError
 
 __all__ = ["Quiz", "Question", "Feedback", "KINDS", "CATEGORIES", "quiz_from", "load_bank", "bank_names",
-           "import_jupyterquiz", "BankError", "who_gets_grad", "check_gradients"]
+           "import_jupyterquiz", "BankError", "who_gets_grad", "which_grad_fn_none", "check_gradients"]

@@ -5,6 +5,8 @@
   ``loss`` was computed from), each choice explained by :func:`~autograd_tutor.viz.cuts.explain_no_grad`.
   It is a plain :class:`~autograd_tutor.quiz.Question`: show it with ``QuizWidget(Quiz(...))`` or any widget
   that asks a multiple-choice question.
+* :func:`which_grad_fn_none` - the same kind of question one step earlier (lesson 1): "which of these will
+  ``print(t.grad_fn)`` show as ``None``?", each answer explained from the tensor itself and the cuts log.
 * :func:`check_gradients` - the exercise check: run the learner's training step on fresh parameters and say,
   parameter by parameter, whether it got a gradient, and why not.
 
@@ -14,6 +16,8 @@
 >>> q = who_gets_grad(loss, {"w": w, "b": b})
 >>> q.prompt, q.choices, q.check([1])[0]
 ('Which of these tensors will have a .grad after loss.backward()?', ('w', 'b'), True)
+>>> which_grad_fn_none({"w": w, "loss": loss}).check([0])[0]
+True
 >>> def step(w, b):
 ...     return (w * 3 + b.detach()) ** 2
 >>> report = check_gradients(step, {"w": torch.tensor(1.), "b": torch.tensor(2.)})
@@ -24,12 +28,47 @@ from __future__ import annotations
 
 from typing import Callable, Mapping, Optional
 
-from ..viz.cuts import CutLog, explain_no_grad
+from ..viz.cuts import CUTS, CutLog, explain_no_grad
 from .generate import caller_namespace
 from .keys import ChoiceKey
 from .model import Question
 
-__all__ = ["who_gets_grad", "check_gradients", "GradientReport"]
+__all__ = ["who_gets_grad", "which_grad_fn_none", "grad_fn_text", "check_gradients", "GradientReport"]
+
+
+def grad_fn_text(tensor) -> str:
+    """What ``print(tensor.grad_fn)`` shows, without the memory address: ``<MulBackward0>`` or ``None``."""
+    return "None" if tensor.grad_fn is None else f"<{tensor.grad_fn.name()}>"
+
+
+def _why_no_grad_fn(name: str, tensor, candidates: Mapping) -> str:
+    """Why ``tensor.grad_fn`` is (or is not) None, in one sentence (the cut named by its source in
+    ``candidates``, when it is one of them)."""
+    if tensor.grad_fn is not None:
+        return f"{name} was made by a recorded operation: grad_fn={grad_fn_text(tensor)}."
+    if tensor.requires_grad:
+        return f"{name} is a leaf you made: no operation produced it, so grad_fn=None."
+    cut = CUTS.find(getattr(tensor, "_id", -1))
+    if cut is not None:
+        source = next((k for k, t in candidates.items() if getattr(t, "_id", None) in cut.source_ids), "")
+        how = f" ({cut.how(source)})" if source or cut.cause in ("no_grad", "inference_mode") else ""
+        return f"{name} has no history: {cut.label}{how}, so grad_fn=None."
+    return f"{name} was computed only from tensors that do not require grad: nothing was recorded, grad_fn=None."
+
+
+def which_grad_fn_none(candidates: Mapping) -> Question:
+    """A multiple-choice question: which of ``candidates`` (name -> tensor) have ``grad_fn`` None, that is
+    which would ``print(t.grad_fn)`` show as ``None``; the key is read from the tensors."""
+    if not candidates:
+        raise ValueError("which_grad_fn_none() needs at least one candidate tensor")
+    names = list(candidates)
+    correct = [i for i, n in enumerate(names) if candidates[n].grad_fn is None]
+    return Question(id="grad-fn-none", kind="multiple",
+                    prompt="Which of these will print(t.grad_fn) show as None?",
+                    key=ChoiceKey.many(correct, len(names)), choices=tuple(names),
+                    explanation=" ".join(_why_no_grad_fn(n, candidates[n], candidates) for n in names),
+                    hint="A tensor gets a grad_fn when a recorded operation made it: one of its inputs required "
+                         "grad, and recording was on.")
 
 
 def who_gets_grad(root, candidates: Mapping, root_name: str = "loss",

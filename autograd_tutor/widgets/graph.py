@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import json
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 from time import perf_counter
 from typing import Mapping, Optional
@@ -238,6 +239,30 @@ class GraphWidget(anywidget.AnyWidget):
         if self._shell is not None:
             _unregister_cell_hook(self._shell, self._on_cell_end)
             self._shell = None
+
+    @contextmanager
+    def recording(self):
+        """Grow with the operations and take the passes of one block, then stop again: a stopped, empty drawing
+        shown under a :class:`~autograd_tutor.widgets.Predict` draws only what its reveal runs.
+
+        >>> import autograd_tutor as torch
+        >>> drawing = GraphWidget(); drawing.stop()
+        >>> with drawing.recording():
+        ...     (torch.tensor(2., requires_grad=True) * 3).backward()
+        >>> [n["label"] for n in drawing.graph["nodes"] if n["kind"] == "op"], len(drawing.steps) > 0
+        (['MulBackward0'], True)
+        """
+        if not self._model.grow:
+            raise ValueError("recording() grows a drawing made without a tensor: GraphWidget(), not GraphWidget(t)")
+        self._grows = True
+        self._follow()
+        if self._listening is None:
+            self._listening = HISTORY.listen(self._on_pass)
+        try:
+            yield self
+        finally:
+            self.stop()
+            self.refresh()
 
     def close(self) -> None:
         self.stop()

@@ -11,6 +11,8 @@ the prediction was right and why.
   and shows a live :class:`~autograd_tutor.widgets.GraphWidget` of ``loss`` under it;
 * ``Predict.who_gets_grad(loss, {"w": w, "b": b})`` asks which of these tensors will get a ``.grad``, also
   tensors the graph no longer reaches (lesson 9), and shows the drawing of ``loss`` with its cuts marked;
+* ``Predict.grad_fn_none({"p": p, "q": q})`` asks which of these tensors ``print(t.grad_fn)`` shows as
+  ``None`` (lesson 1: debugging with ``print``); the reveal prints them;
 * ``Predict(question, reveal, graph=None)`` asks a teacher's own :class:`~autograd_tutor.quiz.Question`;
   ``reveal()`` runs once, after the first prediction, and returns the sentence that says what happened.
 
@@ -37,6 +39,7 @@ import traitlets
 
 from ..autograd.tensor import Tensor
 from ..quiz import Feedback, Question, Quiz, quiz_from
+from ..quiz.gradients import grad_fn_text, which_grad_fn_none
 from ..quiz.gradients import who_gets_grad as _who_gets_grad
 from ..quiz.facts import GraphFacts
 from ..quiz.generate import caller_namespace, values_text
@@ -124,6 +127,17 @@ class Predict(anywidget.AnyWidget):
             grads = ", ".join(f"{name}.grad = {_grad_text(t)}" for name, t in candidates.items())
             return f"{root_name}.backward() ran: {grads}."
         return cls(question, run, drawing, title)
+
+    @classmethod
+    def grad_fn_none(cls, candidates: Mapping, graph=None, title: Optional[str] = None) -> "Predict":
+        """Ask which of ``candidates`` (name -> tensor) ``print(t.grad_fn)`` shows as ``None``
+        (:func:`~autograd_tutor.quiz.which_grad_fn_none`); the reveal prints each one's ``grad_fn``."""
+        question = which_grad_fn_none(candidates)
+
+        def run() -> str:
+            return "print(t.grad_fn) for each: " + ", ".join(
+                f"{name}: {grad_fn_text(t)}" for name, t in candidates.items()) + "."
+        return cls(question, run, graph, title)
 
     @property
     def revealed(self) -> bool:

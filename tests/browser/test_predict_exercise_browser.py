@@ -20,6 +20,7 @@ import re
 import shutil
 
 import pytest
+from playwright.sync_api import expect
 from conftest import ARTIFACTS
 from test_front_ends_browser import AXE, LESSONS, _run_all, _set_theme
 
@@ -157,13 +158,17 @@ def test_lesson_4_prediction_by_mouse_alone(lab, lab_page):
 
 
 #: lesson -> (its predictions, its exercises drawn by a check): every lesson has at least one of each
-STEPS = {"01_computation_graph.ipynb": (1, 2), "02_leaf_and_non_leaf.ipynb": (1, 1),
-         "03_backward_and_chain_rule.ipynb": (1, 1), "04_retain_grad_and_retain_graph.ipynb": (3, 1),
+STEPS = {"01_computation_graph.ipynb": (3, 3), "02_leaf_and_non_leaf.ipynb": (1, 2),
+         "03_backward_and_chain_rule.ipynb": (2, 1), "04_retain_grad_and_retain_graph.ipynb": (3, 1),
          "05_hooks_and_events.ipynb": (2, 2), "06_training_a_tiny_network.ipynb": (1, 1),
          "07_a_small_cnn.ipynb": (1, 1), "08_reading_the_engine.ipynb": (1, 1),
          "09_where_did_my_gradient_go.ipynb": (5, 1)}
 
 
+GROW_SEEN = "grow(0.05) recorded 5 MulBackward0 nodes, then TanhBackward0; tiny.backward() ran through them."
+PRINT_SEEN = "print(t.grad_fn) for each: p: None, q: <MulBackward0>, r: None, s: <MulBackward0>, k: None."
+VJP_SEEN = ("out.backward() ran: Cube's backward received grad_output = [1.0, 2.0, 3.0] and returned grad_output * 3 "
+            "* x ** 2 = [3.0, 6.0, 36.0], now in u.grad.")
 RAISES_4 = "It raises a RuntimeError: the first call freed tensors saved for backward"
 RUNS_4 = "It runs again and adds the same gradients into .grad once more"
 #: lesson -> each prediction in order: (a wrong answer, the right one, what the reveal says the engine did). A
@@ -171,9 +176,11 @@ RUNS_4 = "It runs again and adds the same gradients into .grad once more"
 PREDICTIONS = {
     "01_computation_graph.ipynb": [
         (("x", "w", "b", "y"), ("x", "w", "b"),
-         "z.backward() ran: x.grad = 3, w.grad = 2, b.grad = 1, y.grad = None, z.grad = None.")],
+         "z.backward() ran: x.grad = 3, w.grad = 2, b.grad = 1, y.grad = None, z.grad = None."),
+        ("4", "5", GROW_SEEN), (("p", "r"), ("p", "r", "k"), PRINT_SEEN)],
     "02_leaf_and_non_leaf.ipynb": [("12", "6", "out.backward() ran: u.grad = 6, out.grad = None.")],
-    "03_backward_and_chain_rule.ipynb": [("4", "3", "r.backward() ran: p.grad = 3, q.grad = 2, r.grad = None.")],
+    "03_backward_and_chain_rule.ipynb": [("4", "3", "r.backward() ran: p.grad = 3, q.grad = 2, r.grad = None."),
+                                         (("[3.0, 3.0, 12.0]",), ("[3.0, 6.0, 36.0]",), VJP_SEEN)],
     "04_retain_grad_and_retain_graph.ipynb": [
         (("m",), ("m", "k"), "n.backward() ran: m.grad = 48, k.grad = 12, n.grad = None."),
         ((RUNS_4,), (RAISES_4,), "The first call ran; the second raised RuntimeError: Trying to backward through "
@@ -203,9 +210,9 @@ def _predict(page, predict, answer, right: bool, seen: str) -> str:
     """Give ``answer`` (typed by keyboard, or ticked by mouse), and check Python's verdict: right or not, and what
     the engine then did. Returns the verdict's text."""
     if isinstance(answer, str):
-        predict.locator("input.agt-quiz-input").focus()
-        page.keyboard.type(answer)
-        page.keyboard.press("Enter")
+        typed = predict.locator("input.agt-quiz-input")
+        typed.press_sequentially(answer)
+        typed.press("Enter")
     else:
         for text in answer:
             predict.locator("label.agt-quiz-choice").filter(has_text=re.compile(rf"^\s*{re.escape(text)}\s*$")).click()
@@ -229,9 +236,12 @@ def test_every_lessons_predictions_answer_and_its_exercises_start_marked(lab, la
     shutil.copy(LESSONS / lesson, lab.root / lesson)
     _set_theme(lab, "light")
     _run_all(lab, page, lesson, front)
+    if front == "lab":
+        lab.wait_idle(page, timeout=120_000)
     predictions, exercises = STEPS[lesson]
+    assert predictions == len(PREDICTIONS[lesson])
     cells = page.locator(".jp-CodeCell").filter(has=page.locator(".agt-predict"))
-    assert cells.count() == predictions == len(PREDICTIONS[lesson])
+    expect(cells).to_have_count(predictions, timeout=20_000)   # the last widgets render a moment after Run All
     for i, (wrong_answer, right_answer, seen) in enumerate(PREDICTIONS[lesson]):
         cell = cells.nth(i)
         predict = cell.locator(".agt-predict")
@@ -243,7 +253,7 @@ def test_every_lessons_predictions_answer_and_its_exercises_start_marked(lab, la
                                    arg=drawing.locator(".agt-pos").element_handle(), timeout=20_000)
         predict.screenshot(path=str(ARTIFACTS / f"predict-all-{front}-{lesson[:2]}-{i}.png"))
     checks = page.locator(".agt-check")
-    assert checks.count() == exercises
+    expect(checks).to_have_count(exercises)
     for i in range(exercises):  # starts wrong, with what is wrong marked (an edge, a leaf, a node, a cell)
         assert "is-wrong" in checks.nth(i).get_attribute("class")
         assert checks.nth(i).locator("svg .is-wrong").count() >= 1
@@ -406,11 +416,18 @@ def test_lesson_9_every_prediction_by_mouse_and_its_exercise_fixed_line_by_line(
     assert _axe(page, ".agt-predict, .agt-check") == []
 
 
+LESSON_1, LESSON_2 = "01_computation_graph.ipynb", "02_leaf_and_non_leaf.ipynb"
+SCORE = _lesson_source(LESSON_1, "check_first_none(score")
+SCORE_CUT, SCORE_FIX = "torch.tensor(min(mean.item(), 5.0))", "mean.clamp(max=5.0)"
+GRAD_READ = _lesson_source(LESSON_2, "check_grad_read(step")
+GRAD_READ_EARLY = '    print("gradient norm:", w.grad.norm())     # a progress report\n'
 #: lesson -> [(a line of the exercise cell, its fixed source, the starting verdict, the fixed one)]
 EXERCISES = {
     "01_computation_graph.ipynb": [
         ("check_graph(mine, target)", "mine = (w * x + b).tanh() * x\ncheck_graph(mine, target)",
          "Missing TanhBackward0 between AddBackward0 and MulBackward0", "Your graph is the target's"),
+        ("check_first_none(score", SCORE.replace('first_none = ""', 'first_none = "clipped"')
+         .replace(SCORE_CUT, SCORE_FIX), "score(w, x) has grad_fn=None", "the history reaches your inputs again"),
         ("check_branches(f, {", 'def f(x):\n    if x > 0:\n        return x * x\n    return x.exp() - 1\n\n'
          'check_branches(f, {"x > 0": (2.0, lambda x: x * x),\n"x <= 0": (0.0, lambda x: x.exp() - 1)})',
          "For x = 0 (x <= 0), at the root, yours has MulBackward0", "builds its own graph, the one asked for")],
@@ -419,7 +436,10 @@ EXERCISES = {
          "weight = torch.tensor([1.0, -2.0], requires_grad=True)\nbias = torch.tensor(0.0, requires_grad=True)\n"
          "points = torch.tensor([1.0, 2.0])\nfit = ((weight * points).sum() + bias - 3) ** 2\n"
          'check_tracking(fit, trained={"weight": weight, "bias": bias}, data={"points": points})',
-         "weight is not a leaf (its grad_fn is MulBackward0)", "weight.grad = [-12, -24], bias.grad = -12")],
+         "weight is not a leaf (its grad_fn is MulBackward0)", "weight.grad = [-12, -24], bias.grad = -12"),
+        ("check_grad_read(step", GRAD_READ.replace(GRAD_READ_EARLY, "").replace(
+            "    loss.backward()\n", "    loss.backward()\n" + GRAD_READ_EARLY),
+         "'NoneType' object has no attribute 'norm'", "your step read it after, and returned w.grad = [-5, -10]")],
     "04_retain_grad_and_retain_graph.ipynb": [
         ("check_retained(step)", "from autograd_tutor.checks import check_retained\n\ndef step(x):\n"
          "    h = x * 3\n    h.retain_grad()\n    out = h * h\n    out.backward(retain_graph=True)\n"
@@ -518,3 +538,107 @@ def test_custom_function_exercises_fixed_in_the_cell(lab, lab_page, lesson):
     assert cell.locator(".agt-check .edge.is-right").count() == edges
     assert cell.locator(".agt-check").evaluate(_LABELS_ON_BOXES) == []
     assert _axe(page, ".agt-check") == []
+
+
+def _after_run_all(lab, page, lesson: str, front: str, theme: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    shutil.copy(LESSONS / lesson, lab.root / lesson)
+    _set_theme(lab, theme)
+    _run_all(lab, page, lesson, front)
+    if front == "lab":
+        lab.wait_idle(page, timeout=120_000)
+
+
+def _run_edited(page, cell, source: str) -> None:
+    """Replace the cell's source with ``source`` and run it (Shift+Enter on the editor)."""
+    editor = cell.locator(".cm-content")
+    editor.click()
+    editor.press("Control+a")
+    page.keyboard.insert_text(source)
+    editor.press("Shift+Enter")
+
+
+FRONTS = [("lab", "light"), ("notebook", "dark")]
+
+
+@pytest.mark.parametrize("front, theme", FRONTS)
+def test_lesson_1_grow_and_print_predictions_then_the_cut_found_and_fixed(lab, lab_page, front, theme):
+    """grow(0.05): the drawing under the question is empty until the number is typed, then holds the five
+    multiplications and replays the pass; print(t.grad_fn): picked by mouse, the reveal prints each; the exercise
+    says the result has no grad_fn, then "Found it" once first_none names the cut, then Right once it is fixed."""
+    page, tag = lab_page, f"{front}-{theme}"
+    _after_run_all(lab, page, LESSON_1, front, theme)
+    cell = _cell_with(page, 'Predict(Question("grow-muls"')
+    predict, drawing = cell.locator(".agt-predict"), cell.locator(".agt-root")
+    _shows(predict, "How many MulBackward0 nodes")
+    expect(drawing).to_contain_text("0 nodes")                       # nothing drawn before the prediction
+    _predict(page, predict, "5", True, GROW_SEEN)
+    page.wait_for_function("el => /\\/ [1-9]/.test(el.textContent)",
+                           arg=drawing.locator(".agt-pos").element_handle(), timeout=20_000)
+    expect(drawing).to_contain_text("18 nodes, 17 edges")   # x, 5 × (abs, MulBackward0 and its 3), abs, tanh
+    drawing.press("End")
+    expect(drawing.locator(".agt-narration")).to_contain_text("Backward pass 1 is done")
+    cell.screenshot(path=str(ARTIFACTS / f"predict-{tag}-lesson1-grow.png"))
+
+    cell = _cell_with(page, "Predict.grad_fn_none(")
+    predict = cell.locator(".agt-predict")
+    _shows(predict, "print(t.grad_fn) show as None")
+    said = _predict(page, predict, ("p", "r", "s", "k"), False, PRINT_SEEN)
+    assert "s was made by a recorded operation: grad_fn=<MulBackward0>" in " ".join(said.split())
+    predict.screenshot(path=str(ARTIFACTS / f"predict-{tag}-lesson1-print.png"))
+
+    cell = _cell_with(page, "check_first_none(score")
+    check = cell.locator(".agt-check")
+    _shows(check, "score(w, x) has grad_fn=None")
+    expect(cell.locator(".jp-OutputArea")).to_contain_text("None")   # the cell's own print
+    expect(check.locator("svg text.is-wrong")).to_have_text(["grad_fn=None"])
+    check.screenshot(path=str(ARTIFACTS / f"exercise-{tag}-lesson1-cut-start.png"))
+    named = SCORE.replace('first_none = ""', 'first_none = "clipped"')
+    _run_edited(page, cell, named)
+    _shows(check, "Found it: clipped is the first to print grad_fn=None")
+    expect(check.locator("svg text.is-wrong")).to_have_text(["the first grad_fn=None"])
+    check.screenshot(path=str(ARTIFACTS / f"exercise-{tag}-lesson1-cut-found.png"))
+    _run_edited(page, cell, named.replace(SCORE_CUT, SCORE_FIX))
+    right = cell.locator(".agt-check.is-right")
+    right.wait_for(timeout=30_000)
+    _shows(right, "score(w, x) has grad_fn=MulBackward0, and backward will give w.grad = [0.6667, 0, 2]")
+    assert right.locator(".edge.is-right").count() >= 4 and right.locator(".is-wrong").count() == 0
+    right.screenshot(path=str(ARTIFACTS / f"exercise-{tag}-lesson1-cut-fixed.png"))
+    assert _axe(page, ".agt-predict, .agt-check") == []
+
+
+@pytest.mark.parametrize("front, theme", FRONTS)
+def test_lesson_2_grad_read_early_then_fixed(lab, lab_page, front, theme):
+    page, tag = lab_page, f"{front}-{theme}"
+    _after_run_all(lab, page, LESSON_2, front, theme)
+    cell = _cell_with(page, "check_grad_read(step")
+    wrong = cell.locator(".agt-check.is-wrong")
+    _shows(wrong, "before any backward() ran: w.grad is None until backward() fills it")
+    expect(wrong.locator("svg text.is-wrong")).to_have_text(["w.grad is None here"])
+    wrong.screenshot(path=str(ARTIFACTS / f"exercise-{tag}-lesson2-grad-read-wrong.png"))
+    _run_edited(page, cell, EXERCISES[LESSON_2][1][1])
+    right = cell.locator(".agt-check.is-right")
+    right.wait_for(timeout=30_000)
+    _shows(right, "your step read it after, and returned w.grad = [-5, -10]")
+    expect(cell.locator(".jp-OutputArea")).to_contain_text("gradient norm: tensor(11.1803)")
+    right.screenshot(path=str(ARTIFACTS / f"exercise-{tag}-lesson2-grad-read-right.png"))
+    assert _axe(page, ".agt-check") == []
+
+
+@pytest.mark.parametrize("front, theme", FRONTS)
+def test_lesson_3_vjp_prediction_and_its_replay(lab, lab_page, front, theme):
+    """What Cube's backward receives: picked by mouse; the reveal says grad_output and the product, and the
+    drawing under it, stepped to its end by keyboard, holds both."""
+    page, tag = lab_page, f"{front}-{theme}"
+    _after_run_all(lab, page, LESSON_3, front, theme)
+    cell = _cell_with(page, 'Predict(Question("vjp"')
+    predict, drawing = cell.locator(".agt-predict"), cell.locator(".agt-root")
+    _shows(predict, "what will u.grad be?")
+    assert drawing.locator(".agt-pos").text_content().endswith("/ 0")   # no pass before the prediction
+    _predict(page, predict, ("[3.0, 6.0, 36.0]",), True, VJP_SEEN)
+    page.wait_for_function("el => /\\/ [1-9]/.test(el.textContent)",
+                           arg=drawing.locator(".agt-pos").element_handle(), timeout=20_000)
+    drawing.press("End")
+    expect(drawing.locator(".agt-narration")).to_contain_text("cubed.grad = [1, 2, 3], u.grad = [3, 6, 36]")
+    cell.screenshot(path=str(ARTIFACTS / f"predict-{tag}-lesson3-vjp.png"))
+    assert _axe(page, ".agt-predict") == []
