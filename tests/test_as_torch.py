@@ -92,7 +92,8 @@ def test_the_notebook_line_shows_its_note_and_the_kernel_never_imports_torch():
     client = nbclient.NotebookClient(nb, kernel_name="python3", timeout=120, resources={"metadata": {"path": str(ROOT)}})
     client.execute()
     first = next(c for c in nb.cells if c.cell_type == "code")
-    assert [o["text"] for o in first.outputs] == [
+    assert "".join(o.get("text", "") for o in first.outputs) == (
         "import torch now gives autograd_tutor 0.1.0 (a NumPy engine that records its graph) in this kernel; "
-        "restart the kernel to use PyTorch again.\n"]
-    assert nb.cells[-1].outputs[0]["text"] == "autograd_tutor []\n"
+        "restart the kernel to use PyTorch again.\n")
+    # one print may reach the notebook as several stream chunks (seen under load): join them
+    assert "".join(o.get("text", "") for o in nb.cells[-1].outputs) == "autograd_tutor []\n"
