@@ -89,14 +89,10 @@ def _transposed(name: str, n: int, input, weight, bias, stride, padding, output_
     if unbatched:
         input = input.unsqueeze(0)
     _check_weight(weight, groups)
+    if isinstance(padding, str):
+        raise TypeError(f"{name}(): argument 'padding' must be tuple of ints, not str")
     stride, padding, dilation, output_padding = (_ints(v, n) for v in (stride, padding, dilation, output_padding))
-    if any(p >= s and p >= d for p, s, d in zip(output_padding, stride, dilation)):
-        # torch checks a 1-d convolution as a 2-d one of height 1: its message names both axes
-        padded, steps, gaps = ((0,) + output_padding, (1,) + stride, (1,) + dilation) if n == 1 else (
-            output_padding, stride, dilation)
-        told = " ".join(f"{key}_{axis}: {value[i]}" for key, value in (("output_padding", padded),
-                        ("stride", steps), ("dilation", gaps)) for i, axis in enumerate(("height", "width")))
-        raise RuntimeError(f"output padding must be smaller than either stride or dilation, but got {told}")
+    _check_transposed_arguments(n, stride, padding, dilation, output_padding)
     _check_transposed_shapes(input, weight, bias, groups)
     if weight._data.dtype != input._data.dtype:
         raise RuntimeError(f"expected scalar type {kind_name(input._data)} but found {kind_name(weight._data)}")
@@ -109,6 +105,24 @@ def _transposed(name: str, n: int, input, weight, bias, stride, padding, output_
                                      given=(stride, padding, dilation, output_padding), transposed=True,
                                      out_shape=out_shape)
     return out.squeeze(0) if unbatched else out
+
+
+def _check_transposed_arguments(n: int, stride: tuple, padding: tuple, dilation: tuple, output_padding: tuple) -> None:
+    """at::_convolution's checks of a transposed convolution's arguments, in its order."""
+    if any(p < 0 for p in padding):
+        raise RuntimeError("negative padding is not supported")
+    if any(s <= 0 for s in stride):
+        raise RuntimeError("non-positive stride is not supported")
+    # torch checks a transposed convolution as a 2-d one (a 1-d one of height 1): its messages name both axes
+    padded, steps, gaps = ((0,) + output_padding, (1,) + stride, (1,) + dilation) if n == 1 else (
+        output_padding, stride, dilation)
+    if any(d <= 0 for d in dilation):
+        raise RuntimeError(f"dilation should be greater than zero, but got dilation_height: {gaps[0]}, "
+                           f"dilation_width: {gaps[1]}")
+    if any(p >= s and p >= d for p, s, d in zip(output_padding, stride, dilation)):
+        told = " ".join(f"{key}_{axis}: {value[i]}" for key, value in (("output_padding", padded),
+                        ("stride", steps), ("dilation", gaps)) for i, axis in enumerate(("height", "width")))
+        raise RuntimeError(f"output padding must be smaller than either stride or dilation, but got {told}")
 
 
 def _check_transposed_shapes(input, weight, bias, groups: int) -> None:
