@@ -258,6 +258,7 @@ class _Graph:
         ranks = 1 + max(self.rank, default=-1)
         self.order = [[] for _ in range(ranks)]
         self.cluster = None                        # vertex -> its frame's cluster or -1 (see _cluster_order)
+        self.whole = None                          # cluster -> its vertices, dummies too (see _clear_frames)
 
     def _vertex(self, r: int, edge: int) -> int:
         for lst, value in ((self.rank, r), (self.width, 0), (self.top, 1), (self.bottom, 1), (self.edge_of, edge),
@@ -560,13 +561,16 @@ def _swap_blocks(g: _Graph, crossings: int, rounds: int = 4) -> int:
 def _clear_frames(g: _Graph) -> None:
     """Move every vertex out of the frames it does not belong to (a frame: ``FRAME_PAD`` around its cluster's
     boxes, over the ranks they span), up if it lies above the cluster in its rank, else down; a vertex moves
-    with all those beyond it in its rank, so the order and the spacing stay. Repeated while something moved
-    (a moved cluster's frame moves too)."""
+    with all those beyond it in its rank, so the order and the spacing stay; a box of another cluster moves with
+    its whole cluster, in every rank the cluster spans, so that frame keeps its height (moving only the ranks in
+    the way stretched it, 800 px for 3 boxes). Repeated while something moved (a moved cluster's frame moves
+    too)."""
     y, cluster = g.y, g.cluster
     boxes: dict = {}
     for v in range(g.n):
         if cluster[v] >= 0:
             boxes.setdefault(cluster[v], []).append(v)
+    g.whole = {c: {v for v in range(len(g.rank)) if cluster[v] == c} for c in boxes}  # with its edges' dummies
     for _ in range(4 * len(boxes) + 4):
         moved = False
         for c, members in boxes.items():
@@ -580,17 +584,20 @@ def _clear_frames(g: _Graph) -> None:
                 last = inside[-1] if inside else first - 1
                 if first > 0:  # the vertex just above the cluster, with its own frame's bottom
                     v = lst[first - 1]
-                    over = y[v] + g.bottom[v] + (FRAME_BOTTOM if v < g.n and cluster[v] >= 0 else 0) - top
+                    framed = v < g.n and cluster[v] >= 0
+                    over = y[v] + g.bottom[v] + (FRAME_BOTTOM if framed else 0) - top
                     if over > 0.01:
-                        for u in lst[:first]:
-                            y[u] -= over
+                        if framed:  # two frames: the lower one in the rank moves down, never the upper up
+                            _shift(g, boxes[c], over)
+                        else:
+                            _shift(g, [v], -over)
                         moved = True
                 if last + 1 < len(lst):
                     v = lst[last + 1]
-                    over = bottom - (y[v] - g.top[v] - (FRAME_TOP if v < g.n and cluster[v] >= 0 else 0))
+                    framed = v < g.n and cluster[v] >= 0
+                    over = bottom - (y[v] - g.top[v] - (FRAME_TOP if framed else 0))
                     if over > 0.01:
-                        for u in lst[last + 1:]:
-                            y[u] += over
+                        _shift(g, [v], over)
                         moved = True
         moved = _part_frames(g, list(boxes.values())) or moved
         if not moved:
@@ -618,15 +625,28 @@ def _part_frames(g: _Graph, clusters: list) -> bool:
             if a_first == b_first:  # no rank holds both: the one whose centre is higher stays
                 a_first = a_top + a_bottom < b_top + b_bottom
             upper_bottom, lower, lower_top = (a_bottom, b, b_top) if a_first else (b_bottom, a, a_top)
-            over = upper_bottom + FRAME_CLEAR - lower_top
-            members = set(lower)
-            for r in range(min(g.rank[v] for v in lower), max(g.rank[v] for v in lower) + 1):
-                lst = g.order[r]
-                first = next((k for k, v in enumerate(lst) if v in members), len(lst))
-                for u in lst[first:]:
-                    y[u] += over
+            _shift(g, lower, upper_bottom + FRAME_CLEAR - lower_top)
             moved = True
     return moved
+
+
+def _shift(g: _Graph, members: list, by: float) -> None:
+    """Move ``members`` by ``by`` (down if positive), with all that lies beyond them (below, or above if moving
+    up) in each rank they span, so every rank keeps its order and spacing; a cluster caught in what moves moves
+    whole, in all its ranks, so no frame is stretched."""
+    inside, grown = set(members), True
+    while grown:
+        moving = set()
+        for r in {g.rank[v] for v in inside}:
+            lst = g.order[r]
+            at = [k for k, v in enumerate(lst) if v in inside]
+            moving.update(lst[at[0]:] if by > 0 else lst[:at[-1] + 1])
+        caught = {g.cluster[u] for u in moving if g.cluster[u] >= 0}
+        grown = not all(g.whole[c] <= inside for c in caught)
+        for c in caught:
+            inside |= g.whole[c]
+    for u in moving:
+        g.y[u] += by
 
 
 def _precedes(g: _Graph, a: list, b: list) -> bool:
