@@ -310,7 +310,7 @@ function render({ model, el: host }) {
   tableBox.append(el("summary", {}, "Nodes as a table (text alternative)"), tableWrap);
   const narrationRow = el("div", { class: "agt-narration-row" });
   narrationRow.append(narration, bFull);
-  root.append(top, stage, player, narrationRow, endList, fullText, detail, note, legend, tableBox);
+  root.append(top, stage, player, narrationRow, fullText, endList, detail, note, legend, tableBox);
   host.append(root);
 
   // ------------------------------------------------------------ state of the view
