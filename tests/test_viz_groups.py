@@ -253,3 +253,19 @@ def test_matplotlib_draws_closed_groups_and_heatmaps():
     assert "model.0 · Linear(2 -> 8)" in texts and "model.0.weight" not in texts  # inside its closed box
     assert ax.images  # the heatmaps of the (4, 8) activations
     plt.close(ax.figure)
+
+
+@pytest.mark.parametrize("name", sorted(viz_suite.GROUPED))
+def test_a_frame_is_no_taller_than_its_boxes_stacked(name):
+    """Frames that share columns lie one below the other, each whole: a frame is at most as tall as its boxes
+    stacked in one column (the LayerNorm frame of norm_groups was 800 px tall for 3 boxes: only the ranks in
+    the way had moved down)."""
+    from autograd_tutor.viz.layered import FRAME_BOTTOM, FRAME_TOP, NODE_SEP
+    model, _ = viz_suite.build(name)
+    snap = model.snapshot()
+    for g in snap["groups"]:
+        if not g["expanded"]:
+            continue
+        boxes = [snap["nodes"][i] for i in g["members"]]
+        stacked = sum(b["h"] for b in boxes) + NODE_SEP * (len(boxes) - 1) + FRAME_TOP + FRAME_BOTTOM
+        assert g["frame"][3] - g["frame"][1] <= stacked + 1, (g["label"], g["frame"], stacked)

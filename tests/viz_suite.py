@@ -19,6 +19,7 @@ import numpy as np
 import autograd_tutor as torch
 from autograd_tutor import nn
 from autograd_tutor.nn import functional as F
+from autograd_tutor.viz.layered import path_segments
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -340,12 +341,10 @@ ASCENT, DESCENT = 0.928, 0.236  # DejaVu Sans, in em
 
 # ------------------------------------------------------------------------------------------ geometry helpers
 def cubic_points(path: str, per: int = 12) -> list:
-    """Points along an SVG path made of M and C commands."""
-    nums = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?(?:e-?\d+)?", path)]
-    pts = [(nums[0], nums[1])]
-    for i in range(2, len(nums) - 5, 6):
-        p0 = pts[-1]
-        p1, p2, p3 = (nums[i], nums[i + 1]), (nums[i + 2], nums[i + 3]), (nums[i + 4], nums[i + 5])
+    """Points along an edge's SVG path (M, then c or C commands)."""
+    segments = path_segments(path)
+    pts = [segments[0][0]]
+    for p0, p1, p2, p3 in segments:
         for k in range(1, per + 1):
             t = k / per
             u = 1 - t

@@ -53,7 +53,9 @@ class Geometry:
             source = nodes[e["src"]]
             if done is None or done[0] is not e or done[1] is not source or done[2].ports != ports[e["dst"]]:
                 label = label_size(e["grad"], source["value"], label_heat_w(e, source)) if e["tracked"] else None
-                done = self._specs[j] = (e, source, Edge(e["src"], e["dst"], e["pos"], ports[e["dst"]], label))
+                bundle = None if e["tracked"] or e.get("cut") else "data"  # a data tensor's uses: one bundle
+                done = self._specs[j] = (e, source, Edge(e["src"], e["dst"], e["pos"], ports[e["dst"]], label,
+                                                         bundle))
             specs.append(done[2])
         key = (tuple(boxes), tuple(specs), tuple(clusters))
         if key != self._key:

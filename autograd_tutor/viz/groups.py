@@ -37,7 +37,7 @@ from typing import NamedTuple, Optional
 
 from .. import events
 from .geometry import Geometry
-from .layered import FRAME_BOTTOM, FRAME_SIDE, FRAME_TOP, bezier_points
+from .layered import FRAME_BOTTOM, FRAME_SIDE, FRAME_TOP, bezier_points, path_segments
 from .boxes import LABEL_SIZE, label_text
 from .metrics import text_width
 from .names import dotted
@@ -179,7 +179,7 @@ def _obstacles(edges: list) -> tuple:
         if e.get("lx") is not None and e["grad"]:
             half = text_width(label_text(e["grad"]), LABEL_SIZE, True) / 2
             labels.append((e["lx"] - half, e["ly"] - 13, e["lx"] + half, e["ly"] + 4))
-    return labels, [bezier_points(c, _ALONG) for e in edges for c in _segments(e["path"])]
+    return labels, [bezier_points(c, _ALONG) for e in edges for c in path_segments(e["path"])]
 
 
 def _spans(polylines: list, lo: float, hi: float) -> list:
@@ -232,17 +232,6 @@ def _shorter(label: str) -> list:
         return [label]
     parts = _top_level_parts(args[:-1])
     return [label] + [f"{head}({', '.join(parts[:k] + ['…'])})" for k in range(len(parts) - 1, -1, -1)]
-
-
-def _segments(path: str) -> list:
-    """The cubic segments of a path_d string (M then C commands)."""
-    nums = [float(v) for v in re.findall(r"-?[\d.]+(?:e-?\d+)?", path)]
-    out, p = [], tuple(nums[:2])
-    for i in range(2, len(nums) - 5, 6):
-        c = (p, tuple(nums[i:i + 2]), tuple(nums[i + 2:i + 4]), tuple(nums[i + 4:i + 6]))
-        out.append(c)
-        p = c[3]
-    return out
 
 
 class Grouping:

@@ -21,7 +21,7 @@ from typing import Optional
 
 import numpy as np
 
-__all__ = ["COLOURS", "heat_of", "heat_size", "heat_svg", "HEAT_W", "HEAT_H", "LABEL_HEAT", "GAP"]
+__all__ = ["COLOURS", "heat_of", "heat_rects", "heat_size", "heat_svg", "HEAT_W", "HEAT_H", "LABEL_HEAT", "GAP"]
 
 #: PuOr, 9 classes: from the most negative (purple) through white to the most positive (orange).
 COLOURS = ("#542788", "#8073AC", "#B2ABD2", "#D8DAEB", "#F7F7F7", "#FEE0B6", "#FDB863", "#E08214", "#B35806")
@@ -59,13 +59,36 @@ def heat_size(rows: int, cols: int, most: tuple = (HEAT_W, HEAT_H)) -> tuple:
     return cols * cell, rows * cell
 
 
+def heat_rects(heat: dict) -> list:
+    """The cells as rectangles of one level each, ``(level, col, row, cols, rows)`` in cells: a row's run of
+    equal cells is one, and a run repeated in the rows below grows down (a smooth tensor is a few rectangles,
+    not one per number; the same picture).
+
+    >>> heat_rects({"rows": 2, "cols": 3, "cells": "448448"})
+    [('4', 0, 0, 2, 2), ('8', 2, 0, 1, 2)]
+    """
+    cols, cells, done, growing = heat["cols"], heat["cells"], [], {}
+    for r in range(heat["rows"]):
+        row, k, runs = cells[r * cols:(r + 1) * cols], 0, {}
+        while k < cols:
+            end = k
+            while end < cols and row[end] == row[k]:
+                end += 1
+            key = (row[k], k, end - k)
+            runs[key] = growing.pop(key, (r, 0))
+            k = end
+        done += [(c, k, top, n, r - top) for (c, k, n), (top, _) in growing.items()]  # runs that stopped
+        growing = runs
+    done += [(c, k, top, n, heat["rows"] - top) for (c, k, n), (top, _) in growing.items()]
+    return sorted(done, key=lambda t: (t[2], t[1]))
+
+
 def heat_svg(heat: dict) -> str:
-    """The heatmap's cells as SVG paths (one per colour), at (0, 0), with a thin frame."""
+    """The heatmap's cells as SVG paths (one per colour, of :func:`heat_rects`), at (0, 0), with a thin frame."""
     cell = heat["w"] // heat["cols"]
     by_level: dict = {}
-    for i, c in enumerate(heat["cells"]):
-        r, k = divmod(i, heat["cols"])
-        by_level.setdefault(c, []).append(f"M{k * cell},{r * cell}h{cell}v{cell}h-{cell}z")
+    for c, k, r, n, m in heat_rects(heat):
+        by_level.setdefault(c, []).append(f"M{k * cell},{r * cell}h{n * cell}v{m * cell}h-{n * cell}z")
     paths = "".join(f'<path fill="{COLOURS[int(c)]}" d="{"".join(d)}"/>' for c, d in sorted(by_level.items()))
     return paths + (f'<rect width="{heat["w"]}" height="{heat["h"]}" fill="none" stroke="#8A8A8A" '
                     f'stroke-width="0.6"/>')

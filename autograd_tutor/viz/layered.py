@@ -27,6 +27,12 @@ a cluster's boxes next to each other, and after placing, whatever else lies in t
 moved out of it (up or down, keeping the order), so a frame, ``FRAME_PAD`` around its boxes, holds exactly
 them and stays ``FRAME_CLEAR`` px away from every other box, label and edge band.
 
+**Bundles.** A data tensor used by many operations (a constant multiplied in at every step of a chain) would
+run an edge from its box to each use, side by side across the whole drawing. Edges of one source given the same
+``bundle`` share their dummies instead, rank by rank, as one trunk (dot's ``concentrate``): the trunk is drawn
+once, as part of the route of the edge that goes farthest, and every other edge's route starts where it leaves
+the trunk, on the trunk's line, and goes to its target from there.
+
 >>> d = layout([(60, 30), (60, 30), (80, 40)], [Edge(0, 2, 0, 2, (30, 14)), Edge(1, 2, 1, 2, (30, 14))])
 >>> [round(y) for _, y in d.centres][:2] == sorted(round(y) for _, y in d.centres[:2])  # input 0 above input 1
 True
@@ -37,9 +43,10 @@ from __future__ import annotations
 
 import bisect
 import random
+import re
 from typing import NamedTuple, Optional
 
-__all__ = ["Edge", "Drawing", "layout", "path_d", "bezier_points", "MARGIN", "LABEL_LIFT", "FRAME_SIDE", "FRAME_TOP",
+__all__ = ["Edge", "Drawing", "layout", "path_d", "path_segments", "bezier_points", "MARGIN", "LABEL_LIFT", "FRAME_SIDE", "FRAME_TOP",
            "FRAME_BOTTOM", "FRAME_CLEAR"]
 
 MARGIN = 24        # around the drawing
@@ -55,12 +62,14 @@ FRAME_SIDE, FRAME_TOP, FRAME_BOTTOM, FRAME_CLEAR = 8, 20, 8, 8
 
 class Edge(NamedTuple):
     """An edge from node ``src`` into input ``port`` of node ``dst`` (which has ``ports`` inputs); ``label`` is
-    the ``(width, height)`` to keep free for its text above the edge (ascent + descent), or None."""
+    the ``(width, height)`` to keep free for its text above the edge (ascent + descent), or None. Edges of one
+    source with the same ``bundle`` (not None) are drawn as one bundle (see "Bundles" above)."""
     src: int
     dst: int
     port: int = 0
     ports: int = 1
     label: Optional[tuple] = None
+    bundle: Optional[str] = None
 
 
 class Drawing(NamedTuple):
@@ -195,7 +204,10 @@ class _Graph:
         self.flipped = flipped
         self.ports = [(e.port, max(e.ports, e.port + 1)) for e in edges]
         self.sizes = sizes
-        self.lanes = _lanes([self.rank[d] - self.rank[s] for s, d in pairs])  # edges that go round, below
+        bundled = [e.bundle is not None and e.label is None and j not in flipped for j, e in enumerate(edges)]
+        self.lanes = _lanes([0 if b else self.rank[d] - self.rank[s] for b, (s, d) in zip(bundled, pairs)])
+        shared, joined = {}, {}  # (source, bundle, rank) -> its dummy; (a, b) -> the segment bundled edges share
+        self.owner = []  # segment -> the edge whose route draws it (the farthest-going edge of a bundle)
         for j, ((s, d), e) in enumerate(zip(pairs, edges)):
             if s == d:
                 self.chains.append(None)
@@ -206,6 +218,12 @@ class _Graph:
             if j in self.lanes:  # only where it leaves and where it arrives: it runs below the drawing between
                 crossed = (crossed[0], crossed[-1])
             for r in crossed:
+                if bundled[j]:
+                    v = shared.get((s, e.bundle, r))
+                    if v is None:
+                        v = shared[s, e.bundle, r] = self._vertex(r, j)
+                    chain.append(v)
+                    continue
                 v = self._vertex(r, j)
                 if r == self.rank[s] + 1 and e.label is not None:
                     w, h = e.label
@@ -218,7 +236,17 @@ class _Graph:
                 if j in self.lanes and a == chain[1]:
                     segs.append(-1)  # the lane: no segment to order or to place by
                     continue
+                if bundled[j] and (a, b) in joined:  # the trunk so far: drawn by the edge that goes farthest
+                    k = joined[a, b]
+                    segs.append(k)
+                    far = self.owner[k]
+                    if self.rank[pairs[far][1]] < self.rank[d]:
+                        self.owner[k] = j
+                    continue
                 k = len(self.seg_a)
+                if bundled[j] and b != d:
+                    joined[a, b] = k
+                self.owner.append(j)
                 segs.append(k)
                 self.seg_a.append(a)
                 self.seg_b.append(b)
@@ -230,6 +258,7 @@ class _Graph:
         ranks = 1 + max(self.rank, default=-1)
         self.order = [[] for _ in range(ranks)]
         self.cluster = None                        # vertex -> its frame's cluster or -1 (see _cluster_order)
+        self.whole = None                          # cluster -> its vertices, dummies too (see _clear_frames)
 
     def _vertex(self, r: int, edge: int) -> int:
         for lst, value in ((self.rank, r), (self.width, 0), (self.top, 1), (self.bottom, 1), (self.edge_of, edge),
@@ -532,13 +561,16 @@ def _swap_blocks(g: _Graph, crossings: int, rounds: int = 4) -> int:
 def _clear_frames(g: _Graph) -> None:
     """Move every vertex out of the frames it does not belong to (a frame: ``FRAME_PAD`` around its cluster's
     boxes, over the ranks they span), up if it lies above the cluster in its rank, else down; a vertex moves
-    with all those beyond it in its rank, so the order and the spacing stay. Repeated while something moved
-    (a moved cluster's frame moves too)."""
+    with all those beyond it in its rank, so the order and the spacing stay; a box of another cluster moves with
+    its whole cluster, in every rank the cluster spans, so that frame keeps its height (moving only the ranks in
+    the way stretched it, 800 px for 3 boxes). Repeated while something moved (a moved cluster's frame moves
+    too)."""
     y, cluster = g.y, g.cluster
     boxes: dict = {}
     for v in range(g.n):
         if cluster[v] >= 0:
             boxes.setdefault(cluster[v], []).append(v)
+    g.whole = {c: {v for v in range(len(g.rank)) if cluster[v] == c} for c in boxes}  # with its edges' dummies
     for _ in range(4 * len(boxes) + 4):
         moved = False
         for c, members in boxes.items():
@@ -552,17 +584,20 @@ def _clear_frames(g: _Graph) -> None:
                 last = inside[-1] if inside else first - 1
                 if first > 0:  # the vertex just above the cluster, with its own frame's bottom
                     v = lst[first - 1]
-                    over = y[v] + g.bottom[v] + (FRAME_BOTTOM if v < g.n and cluster[v] >= 0 else 0) - top
+                    framed = v < g.n and cluster[v] >= 0
+                    over = y[v] + g.bottom[v] + (FRAME_BOTTOM if framed else 0) - top
                     if over > 0.01:
-                        for u in lst[:first]:
-                            y[u] -= over
+                        if framed:  # two frames: the lower one in the rank moves down, never the upper up
+                            _shift(g, boxes[c], over)
+                        else:
+                            _shift(g, [v], -over)
                         moved = True
                 if last + 1 < len(lst):
                     v = lst[last + 1]
-                    over = bottom - (y[v] - g.top[v] - (FRAME_TOP if v < g.n and cluster[v] >= 0 else 0))
+                    framed = v < g.n and cluster[v] >= 0
+                    over = bottom - (y[v] - g.top[v] - (FRAME_TOP if framed else 0))
                     if over > 0.01:
-                        for u in lst[last + 1:]:
-                            y[u] += over
+                        _shift(g, [v], over)
                         moved = True
         moved = _part_frames(g, list(boxes.values())) or moved
         if not moved:
@@ -590,15 +625,28 @@ def _part_frames(g: _Graph, clusters: list) -> bool:
             if a_first == b_first:  # no rank holds both: the one whose centre is higher stays
                 a_first = a_top + a_bottom < b_top + b_bottom
             upper_bottom, lower, lower_top = (a_bottom, b, b_top) if a_first else (b_bottom, a, a_top)
-            over = upper_bottom + FRAME_CLEAR - lower_top
-            members = set(lower)
-            for r in range(min(g.rank[v] for v in lower), max(g.rank[v] for v in lower) + 1):
-                lst = g.order[r]
-                first = next((k for k, v in enumerate(lst) if v in members), len(lst))
-                for u in lst[first:]:
-                    y[u] += over
+            _shift(g, lower, upper_bottom + FRAME_CLEAR - lower_top)
             moved = True
     return moved
+
+
+def _shift(g: _Graph, members: list, by: float) -> None:
+    """Move ``members`` by ``by`` (down if positive), with all that lies beyond them (below, or above if moving
+    up) in each rank they span, so every rank keeps its order and spacing; a cluster caught in what moves moves
+    whole, in all its ranks, so no frame is stretched."""
+    inside, grown = set(members), True
+    while grown:
+        moving = set()
+        for r in {g.rank[v] for v in inside}:
+            lst = g.order[r]
+            at = [k for k, v in enumerate(lst) if v in inside]
+            moving.update(lst[at[0]:] if by > 0 else lst[:at[-1] + 1])
+        caught = {g.cluster[u] for u in moving if g.cluster[u] >= 0}
+        grown = not all(g.whole[c] <= inside for c in caught)
+        for c in caught:
+            inside |= g.whole[c]
+    for u in moving:
+        g.y[u] += by
 
 
 def _precedes(g: _Graph, a: list, b: list) -> bool:
@@ -733,13 +781,14 @@ def _routes(g: _Graph, crossings: int) -> Drawing:
             a, b = g.seg_a[k], g.seg_b[k]
             ya, yb = y[a] + g.seg_out[k], y[b] + g.seg_in[k]
             right = left[g.rank[a]] + col_w[g.rank[a]]
-            if xa < right - 0.5:
-                pieces.append(_line((xa, ya), (right, ya)))
             xb = left[g.rank[b]]
-            pieces.append(_curve((right, ya), (xb, yb)))
             end = centres[b][0] - g.sizes[b][0] / 2 if b < g.n else xb + col_w[g.rank[b]]
-            if end > xb + 0.5:
-                pieces.append(_line((xb, yb), (end, yb)))
+            if g.owner[k] == j:  # (a bundle's trunk is drawn by the edge that goes farthest)
+                if xa < right - 0.5:
+                    pieces.append(_line((xa, ya), (right, ya)))
+                pieces.append(_curve((right, ya), (xb, yb)))
+                if end > xb + 0.5:
+                    pieces.append(_line((xb, yb), (end, yb)))
             xa = end
         pieces = _merged(pieces)
         if j in g.flipped:
@@ -782,11 +831,51 @@ def bezier_points(c: tuple, ts) -> list:
 
 
 def path_d(segments: list) -> str:
-    """The SVG ``d`` attribute of a list of cubic segments (``M`` then ``C`` commands only), in whole pixels: a
-    long edge has hundreds of points, and tenths would cost a third more text for nothing one can see."""
+    """The SVG ``d`` attribute of a list of cubic segments: ``M`` then relative ``c`` commands, in whole pixels,
+    a run of straight horizontal pieces (a long edge passing layers) as one. A long edge has hundreds of
+    points: relative whole pixels are two or three digits each, where absolute tenths were six.
+
+    >>> path_d([((0, 0), (10, 0), (20, 0), (30, 0)), ((30, 0), (40, 0), (50, 0), (60, 0)),
+    ...         ((60, 0), (65.4, 0), (65.4, 9.6), (71, 10))])
+    'M0,0c20,0 40,0 60,0c5,0 5,10 11,10'
+    """
     if not segments:
         return ""
-    r = lambda v: round(v) + 0.0  # noqa: E731  (a float, so that -0.0 and 0 print alike under :g)
-    (x0, y0) = segments[0][0]
-    return f"M{r(x0):g},{r(y0):g}" + "".join(
-        f"C{r(c1[0]):g},{r(c1[1]):g} {r(c2[0]):g},{r(c2[1]):g} {r(e[0]):g},{r(e[1]):g}" for _, c1, c2, e in segments)
+    point = lambda p: (round(p[0]), round(p[1]))  # noqa: E731
+    at = point(segments[0][0])
+    pieces = []  # [start, c1, c2, end, straight]
+    for _, c1, c2, e in segments:
+        c1, c2, e = point(c1), point(c2), point(e)
+        xs = (at[0], c1[0], c2[0], e[0])
+        straight = at[1] == c1[1] == c2[1] == e[1] and (list(xs) == sorted(xs) or list(xs) == sorted(xs)[::-1])
+        last = pieces[-1] if pieces else None
+        if straight and last and last[4] and (e[0] - at[0]) * (last[3][0] - last[0][0]) >= 0:
+            s0, dx = last[0], e[0] - last[0][0]
+            pieces[-1] = [s0, (s0[0] + round(dx / 3), s0[1]), (s0[0] + round(2 * dx / 3), s0[1]), e, True]
+        else:
+            pieces.append([at, c1, c2, e, straight])
+        at = e
+    x0, y0 = pieces[0][0]
+    return f"M{x0},{y0}" + "".join(f"c{a[0] - s[0]},{a[1] - s[1]} {b[0] - s[0]},{b[1] - s[1]} {e[0] - s[0]},{e[1] - s[1]}"
+                                   for s, a, b, e, _ in pieces)
+
+
+def path_segments(d: str) -> list:
+    """The cubic segments ``(start, c1, c2, end)`` of a path :func:`path_d` wrote (``M``, then ``c`` or
+    absolute ``C`` commands), in absolute coordinates.
+
+    >>> path_segments("M0,0c20,0 40,0 60,0C65,0 65,10 71,10")
+    [((0.0, 0.0), (20.0, 0.0), (40.0, 0.0), (60.0, 0.0)), ((60.0, 0.0), (65.0, 0.0), (65.0, 10.0), (71.0, 10.0))]
+    """
+    out, at = [], None
+    for command, numbers in re.findall(r"([MCc])([^MCc]*)", d):
+        v = [float(n) for n in re.findall(r"-?\d+(?:\.\d+)?(?:e-?\d+)?", numbers)]
+        if command == "M":
+            at = (v[0], v[1])
+            continue
+        for k in range(0, len(v) - 5, 6):
+            base = at if command == "c" else (0.0, 0.0)
+            c1, c2, e = ((base[0] + v[k + j], base[1] + v[k + j + 1]) for j in (0, 2, 4))
+            out.append((at, c1, c2, e))
+            at = e
+    return out

@@ -17,7 +17,7 @@ from typing import Optional
 
 from .boxes import BOLD, SIZES, baseline, gheat_top, heat_top, label_text, row_texts
 from .heat import COLOURS
-from .layered import bezier_points
+from .layered import bezier_points, path_segments
 from .names import caller_namespace
 from .style import PALETTE
 
@@ -38,14 +38,10 @@ def _model(target, namespace):
 
 
 def _curves(path: str) -> list:
-    """Sample an edge's SVG path (``M`` then ``C`` segments, as :func:`layout.path_d` writes) into points."""
+    """Sample an edge's SVG path (as :func:`layered.path_d` writes it) into points."""
     points = []
-    head, *segs = path.split("C")
-    start = tuple(float(v) for v in head[1:].split(","))
-    for seg in segs:
-        c1, c2, end = (tuple(float(v) for v in p.split(",")) for p in seg.split())
-        points.extend(bezier_points((start, c1, c2, end), _TS if not points else _TS[1:]))
-        start = end
+    for seg in path_segments(path):
+        points.extend(bezier_points(seg, _TS if not points else _TS[1:]))
     return points
 
 

@@ -227,18 +227,59 @@ _END_VIEW = """(root) => {
 }"""
 
 
-@pytest.mark.parametrize("front, theme", [("lab", "dark"), ("notebook", "light")])
+#: The end list's entries: (leaf name, the text of its .grad, whether it draws a heatmap).
+_END_LIST = """(root) => [...root.querySelectorAll('.agt-endlist:not([hidden]) .agt-endleaf')].map((b) =>
+  [b.querySelector('b').textContent, b.querySelector('.agt-endgrad').textContent, !!b.querySelector('svg path')])"""
+
+
+def _check_end_list(page, root, leaves: dict) -> None:
+    """Every leaf that received .grad and is not in view is in the end list, and so is every other one; each
+    entry, reached by Tab and pressed with Enter (the first by a click), brings its leaf into view, marked;
+    stepping back hides the list and the keys stay with the widget."""
+    entries = root.evaluate(_END_LIST)
+    assert sorted(name for name, _, _ in entries) == sorted(leaves), (entries, leaves)
+    grads = {name: (text, heat) for name, text, heat in entries}
+    assert grads["model.0.weight"] == ("grad (16, 2)", True), grads  # its shape, over this pass's heatmap
+    assert all(text.startswith("grad ") and "…" not in text for text, _ in grads.values()), grads
+    buttons = root.locator(".agt-endleaf")
+    for k in range(buttons.count()):
+        name = buttons.nth(k).locator("b").text_content()
+        if k == 0:
+            buttons.nth(k).click()
+        else:
+            page.keyboard.press("Tab")  # from the entry before: Tab reaches the next one
+            assert buttons.nth(k).evaluate("(b) => document.activeElement === b"), name
+            page.keyboard.press("Enter")
+        page.wait_for_function("(r) => !r.dataset.gliding", arg=root.element_handle())
+        assert dict(root.evaluate(_END_VIEW)["leaves"])[name], (name, root.evaluate(_END_VIEW))
+        assert buttons.nth(k).get_attribute("aria-pressed") == "true"
+        picked = root.locator(".agt-node.agt-picked .agt-label")
+        assert picked.count() == 1 and picked.text_content() == name
+    page.keyboard.press("ArrowLeft")  # the focused entry goes with the list: the widget keeps the focus
+    assert root.locator(".agt-endlist").is_hidden()
+    assert root.evaluate("(r) => document.activeElement === r")
+    assert root.locator(".agt-node.agt-picked").count() == 0
+    page.keyboard.press("End")
+    page.wait_for_function("(r) => !r.dataset.gliding", arg=root.element_handle())
+    assert root.locator(".agt-endlist").is_visible()
+
+
+@pytest.mark.parametrize("front, theme", [("lab", "dark"), ("lab", "light"), ("notebook", "light"),
+                                          ("notebook", "dark")])
 def test_lesson_6_replay_ends_on_its_leaves_and_spells_out_numbers_on_request(lab, lab_page, front, theme):
     """Issue 13, lesson 6's MLP step (17 nodes, groups open): at the end of the replay the view shows the leaves
     that received .grad, the most recent (model.0.weight) first, and the narration counts the ones out of view
-    ("N more leaves to the left: Fit shows all"); an open frame's name is never cut at the view's edge; the
-    sentence names big gradients by shape, and the "Show every number" button (Enter) shows them in full."""
+    ("N more leaves to the left: the list below has every leaf's .grad"); that list gives each leaf's .grad
+    (shape and heatmap), each entry a button that brings its leaf into view; axe finds no serious violation in
+    it; an open frame's name is never cut at the view's edge; the sentence names big gradients by shape, and
+    the "Show every number" button (Enter) shows them in full."""
     page = lab_page
     page.set_viewport_size({"width": 960, "height": 900})
     lesson = "06_training_a_tiny_network.ipynb"
     shutil.copy(LESSONS / lesson, lab.root / lesson)
     _set_theme(lab, theme)
     _run_all(lab, page, lesson, front)
+    assert (page.evaluate("document.body.dataset.jpThemeLight") == "false") == (theme == "dark")
     root = page.locator(".agt-root").filter(has=page.locator(".agt-table th", has_text="model.0.weight")).first
     root.scroll_into_view_if_needed()
     assert "/" in _position(root)
@@ -263,9 +304,14 @@ def test_lesson_6_replay_ends_on_its_leaves_and_spells_out_numbers_on_request(la
     out = sum(int(n) for n in re.findall(r"(\d+) (?:more lea(?:f|ves) )?(?:to the left|to the right|above|below)",
                                           narration))
     assert out == sum(not v for v in leaves.values()), (narration, seen)
-    assert out == 0 or narration.endswith(": Fit shows all."), narration
+    assert out > 0 and narration.endswith(": the list below has every leaf's .grad."), narration  # 528 px cell
     assert all(ok for _, ok in seen["titles"]), seen["titles"]
     assert "…" not in narration and "model.0.weight.grad" not in narration  # 4 named, and 2 more in the table
+    assert root.locator(".agt-endlist").is_visible()
+    violations = [v for v in _axe(page) if v["impact"] in ("serious", "critical")]
+    assert violations == [], json.dumps(violations, indent=1)
+    _check_end_list(page, root, leaves)
+    root.screenshot(path=str(ARTIFACTS / f"lesson-6-end-picked-{front}-{theme}.png"))
 
     button, full = root.locator(".agt-fullbtn"), root.locator(".agt-full")
     assert button.inner_text() == "Show every number" and button.get_attribute("aria-expanded") == "false"

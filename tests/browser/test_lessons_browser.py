@@ -68,11 +68,48 @@ def test_lesson_7_draws_the_cnn_step_and_replays_it(lab, lab_page):
     ops = set(_texts(rows.locator("td:nth-child(3)")))
     assert {"ConvolutionBackward0", "MaxPool2DWithIndicesBackward0", "ReluBackward0"} <= ops, ops
     step.press("End")
+    page.wait_for_function("(r) => !r.dataset.gliding", arg=step.element_handle())
     assert step.locator(".agt-narration").text_content()
     grads = [t for t in _texts(rows.locator("td:nth-child(5)")) if t and t != "None"]  # in step with the drawing
     assert len(grads) >= 4, grads  # the kernels, their biases, the linear layer's weight and bias
     ARTIFACTS.mkdir(exist_ok=True)
     step.screenshot(path=str(ARTIFACTS / "lesson-7-step.png"))
+    # every leaf's .grad is readable at the end: its box in view at full size, or listed below the drawing;
+    # each entry of the list (Tab, Enter) brings its leaf into view
+    leaves = step.evaluate(_LEAVES_IN_VIEW)
+    assert len(leaves) >= 4, leaves
+    listed = _texts(step.locator(".agt-endlist:not([hidden]) .agt-endleaf b"))
+    assert all(shown or name in listed for name, shown in leaves.items()), (leaves, listed)
+    assert not all(leaves.values()) and sorted(listed) == sorted(leaves), (leaves, listed)  # 1280 px: too wide
+    entries = step.locator(".agt-endleaf")
+    entries.first.focus()
+    for k in range(entries.count()):
+        if k:
+            page.keyboard.press("Tab")  # (a locator's press would focus the widget first)
+        name = entries.nth(k).locator("b").text_content()
+        assert entries.nth(k).evaluate("(b) => document.activeElement === b"), name
+        page.keyboard.press("Enter")
+        page.wait_for_function("(r) => !r.dataset.gliding", arg=step.element_handle())
+        assert step.evaluate(_LEAVES_IN_VIEW)[name], (name, step.evaluate(_LEAVES_IN_VIEW))
+    step.screenshot(path=str(ARTIFACTS / "lesson-7-end-picked.png"))
+
+
+#: Per leaf that received .grad (by the node table), whether its box is drawn inside the visible drawing at full
+#: size or more (text 10 px and up).
+_LEAVES_IN_VIEW = """(root) => {
+  const svg = root.querySelector('.agt-svg'), view = svg.getBoundingClientRect();
+  const stage = root.querySelector('.agt-stage').getBoundingClientRect();
+  const left = Math.max(view.left, stage.left), right = Math.min(view.right, stage.right);
+  const full = view.width / svg.viewBox.baseVal.width >= 1 - 1e-6;
+  const drawn = new Map([...root.querySelectorAll('.agt-node.agt-leaf')].map((g) => {
+    const r = g.querySelector('.agt-shape').getBoundingClientRect();
+    return [g.querySelector('.agt-label').textContent, full && r.left >= left - 0.5 && r.right <= right + 0.5 &&
+      r.top >= view.top - 0.5 && r.bottom <= view.bottom + 0.5];
+  }));
+  return Object.fromEntries([...root.querySelectorAll('.agt-table tbody tr')]
+    .filter((tr) => tr.cells[1].textContent === 'leaf' && !['', 'None'].includes(tr.cells[4].textContent.trim()))
+    .map((tr) => [tr.cells[0].textContent, drawn.get(tr.cells[0].textContent) === true]));
+}"""
 
 
 LESSON_8 = Path(__file__).parents[2] / "notebooks" / "08_reading_the_engine.ipynb"

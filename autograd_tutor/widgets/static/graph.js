@@ -62,12 +62,30 @@ function icon(name) {
 // ---------------------------------------------------------------- heatmaps (as viz/heat.py heat_svg)
 const HEAT = ["#542788", "#8073AC", "#B2ABD2", "#D8DAEB", "#F7F7F7", "#FEE0B6", "#FDB863", "#E08214", "#B35806"];
 
+function heatRects(heat) {  // as viz/heat.py heat_rects: [level, col, row, cols, rows] of equal cells
+  const { rows, cols, cells } = heat, done = [];
+  let growing = new Map();
+  for (let r = 0; r < rows; r++) {
+    const runs = new Map();
+    for (let k = 0; k < cols;) {
+      let end = k;
+      while (end < cols && cells[r * cols + end] === cells[r * cols + k]) end++;
+      const key = `${cells[r * cols + k]},${k},${end - k}`;
+      runs.set(key, growing.has(key) ? growing.get(key) : r);
+      growing.delete(key);
+      k = end;
+    }
+    for (const [key, top] of growing) { const [c, k, n] = key.split(","); done.push([c, +k, top, +n, r - top]); }
+    growing = runs;
+  }
+  for (const [key, top] of growing) { const [c, k, n] = key.split(","); done.push([c, +k, top, +n, rows - top]); }
+  return done.sort((a, b) => a[2] - b[2] || a[1] - b[1]);
+}
+
 function heatMarkup(heat) {
   const cell = Math.floor(heat.w / heat.cols), paths = new Map();
-  [...heat.cells].forEach((c, i) => {
-    const r = Math.floor(i / heat.cols), k = i % heat.cols;
-    paths.set(c, (paths.get(c) || "") + `M${k * cell},${r * cell}h${cell}v${cell}h-${cell}z`);
-  });
+  for (const [c, k, r, n, m] of heatRects(heat))
+    paths.set(c, (paths.get(c) || "") + `M${k * cell},${r * cell}h${n * cell}v${m * cell}h-${n * cell}z`);
   return [...paths.entries()].sort().map(([c, d]) => `<path fill="${HEAT[Number(c)]}" d="${d}"/>`).join("") +
     `<rect width="${heat.w}" height="${heat.h}" fill="none" stroke="#8A8A8A" stroke-width="0.6"/>`;
 }
@@ -273,6 +291,15 @@ function render({ model, el: host }) {
     bFull.textContent = showFull ? "Hide the numbers" : "Show every number";
     fullText.hidden = !showFull;
   });
+  // the end of a pass, when its leaves do not all show readable in the view: each leaf's .grad, a button that
+  // brings the leaf into view (a click, or Tab to it and Enter / Space)
+  const endList = el("div", { class: "agt-endlist", role: "group", "aria-labelledby": `agt-endhead-${widgetCount}`,
+    hidden: "" });
+  const endHead = el("span", { class: "agt-endhead", id: `agt-endhead-${widgetCount}` },
+    "Each leaf's .grad (click one to show it):");
+  const endItems = el("div", { class: "agt-enditems" });
+  endList.append(endHead, endItems);
+  let picked = -1;  // the leaf an entry showed: its box is marked until the replay moves
   const detail = el("p", { class: "agt-detail" });
   const note = el("p", { class: "agt-note", role: "note" });
   const legend = el("div", { class: "agt-legend", "aria-hidden": "true" });
@@ -283,7 +310,7 @@ function render({ model, el: host }) {
   tableBox.append(el("summary", {}, "Nodes as a table (text alternative)"), tableWrap);
   const narrationRow = el("div", { class: "agt-narration-row" });
   narrationRow.append(narration, bFull);
-  root.append(top, stage, player, narrationRow, fullText, detail, note, legend, tableBox);
+  root.append(top, stage, player, narrationRow, fullText, endList, detail, note, legend, tableBox);
   host.append(root);
 
   // ------------------------------------------------------------ state of the view
@@ -310,9 +337,10 @@ function render({ model, el: host }) {
   function paintNode(i, rec) {
     const n = graph.nodes[i], grad = gradOf(i), state = savedOf(i), active = st.active === i;
     const heat = gradHeat(n, grad, st.gheats.get(i));
-    const key = `${grad}|${state}|${active}|${heat ? heat.cells : ""}`;
+    const key = `${grad}|${state}|${active}|${picked === i}|${heat ? heat.cells : ""}`;
     if (rec.painted === key) return;
     rec.painted = key;
+    rec.g.classList.toggle("agt-picked", picked === i);
     if (rec.grad) {
       rec.grad.textContent = grad !== "None" ? `grad ${shapeOf(grad)}` : n.kind === "leaf" ? "grad None" : "";
       rec.grad.classList.toggle("agt-none", grad === "None");
@@ -627,6 +655,7 @@ function render({ model, el: host }) {
     fullText.hidden = !full || !showFull;
     detail.textContent = step && step.locals.length
       ? "Local derivatives: " + step.locals.map(([, t]) => t).join(";  ") : "";
+    if (!count || position < count) hideEndList();
     if (position !== lastPosition && view) follow();
     lastPosition = position;
   }
@@ -733,15 +762,53 @@ function render({ model, el: host }) {
   }
 
   function endLeaves() {
-    // At the end of the replay: the boxes of the leaves that received .grad in the last pass, the most recent
-    // first (where the learner looks next); none before the end.
+    // At the end of the replay: the leaves that received .grad in the last pass, the most recent first (where
+    // the learner looks next); none before the end.
     const count = replay.steps.length;
     if (!count || position < count) return [];
     const last = replay.steps[count - 1].pass, seen = new Set();
     for (let k = count - 1; k >= 0 && replay.steps[k].pass === last; k--)
       for (const [i, after] of replay.steps[k].grads)
         if (i >= 0 && graph.nodes[i] && graph.nodes[i].kind === "leaf" && after !== "None") seen.add(i);
-    return [...new Set([...seen].map(box))];
+    return [...seen];
+  }
+
+  function fillEndList(leaves) {
+    // One entry per leaf: its name, its .grad as the drawing writes it (its shape over a heatmap for more than
+    // 6 numbers), the tooltip with its numbers; the first 24, the rest are in the node table.
+    const shown = leaves.slice(0, 24);
+    endItems.innerHTML = shown.map((i) => {
+      const n = graph.nodes[i], grad = gradOf(i), heat = gradHeat(n, grad, st.gheats.get(i));
+      const k = heat ? Math.max(1, Math.min(3, 36 / heat.h, 120 / heat.w)) : 1;
+      const picture = heat ? `<svg width="${heat.w * k}" height="${heat.h * k}" viewBox="0 0 ${heat.w} ${heat.h}" ` +
+        `aria-hidden="true">${heatMarkup(heat)}</svg>` : "";
+      const text = heat ? `${shapeOf(grad)}` : grad;
+      return `<button type="button" class="agt-endleaf" data-i="${i}" aria-label="${esc(n.label)}.grad: ` +
+        `${esc(heat ? `a ${shapeOf(grad)} tensor` : grad)}. Show it in the drawing." title="${esc(describe(n, grad, ""))}">` +
+        `<b>${esc(n.label)}</b><span class="agt-endgrad">grad ${esc(text)}</span>${picture}</button>`;
+    }).join("") + (leaves.length > shown.length
+      ? `<span class="agt-endmore">and ${leaves.length - shown.length} more in the node table</span>` : "");
+  }
+
+  function hideEndList() {
+    if (endList.hidden) return;
+    const had = endList.contains(document.activeElement);
+    endList.hidden = true;
+    if (had) root.focus();  // the keys stay with the widget
+  }
+
+  function pick(i) {
+    // An entry of the end list: its leaf's box glides to the middle of the view (at the view's zoom, never
+    // below full size) and is marked.
+    const b = box(i), r = svg.getBoundingClientRect();
+    const k = Math.max(START_SCALE, r.width ? r.width / view.w : START_SCALE);
+    const w = (r.width || view.w) / k, h = (r.height || view.h) / k;
+    picked = i;
+    for (const [j, rec] of nodeEls) paintNode(j, rec);
+    for (const e of endItems.querySelectorAll(".agt-endleaf"))
+      e.setAttribute("aria-pressed", String(Number(e.dataset.i) === i));
+    userView = true;
+    glideTo({ x: b.x - w / 2, y: b.y - h / 2, w, h });
   }
 
   function stepBoxes() {
@@ -757,10 +824,11 @@ function render({ model, el: host }) {
       Math.max(...boxes.map((b) => b.x + b.w / 2)) + pad, Math.max(...boxes.map((b) => b.y + b.h / 2)) + pad];
   }
 
-  function showLeaves(leaves) {
+  function showLeaves(indices) {
     // The end view: the smallest pan, and zoom-out if needed (text stays >= 10 px: no smaller than START_SCALE),
     // that shows every leaf that received .grad; where they do not all fit, as many as fit, the most recent
-    // first, and the narration says which way the others are.
+    // first, the narration says which way the others are, and the end list below gives every leaf's .grad.
+    const leaves = [...new Set(indices.map(box))];
     const r = svg.getBoundingClientRect(), pad = 16;
     const widest = Math.max(1, r.width ? r.width / START_SCALE / view.w : 1);  // how far out the zoom may go
     const shown = [];
@@ -780,7 +848,12 @@ function render({ model, el: host }) {
     }
     const where = Object.entries(out).filter(([, n]) => n)
       .map(([side, n], k) => k ? `${n} ${side}` : `${n} more ${n === 1 ? "leaf" : "leaves"} ${side}`);
-    if (where.length) offView.textContent = ` ${where.join(" and ")}: Fit shows all.`;
+    const small = r.width > 0 && r.width / w < START_SCALE - 1e-6;  // fitted: its text under 10 px
+    if (where.length) offView.textContent = ` ${where.join(" and ")}: the list below has every leaf's .grad.`;
+    if (where.length || small) {
+      fillEndList(indices);
+      endList.hidden = false;
+    } else hideEndList();
     if (x !== view.x || y !== view.y || w !== view.w) glideTo({ x, y, w, h });
   }
 
@@ -788,8 +861,10 @@ function render({ model, el: host }) {
     // Keep the current step's boxes in sight at the learner's zoom (text stays legible): pan, smoothly, just
     // enough to bring them all in; when they do not fit in the view, centre the step's own node.
     offView.textContent = "";
+    if (picked >= 0) { picked = -1; for (const [j, rec] of nodeEls) paintNode(j, rec); }
     const leaves = endLeaves();
     if (leaves.length) { showLeaves(leaves); return; }
+    hideEndList();
     const boxes = stepBoxes();
     if (!boxes.length) return;
     const pad = 16, { w, h } = view;
@@ -869,6 +944,10 @@ function render({ model, el: host }) {
   zoomIn.addEventListener("click", () => zoom(1.25));
   zoomOut.addEventListener("click", () => zoom(0.8));
   zoomFit.addEventListener("click", fitView);
+  endItems.addEventListener("click", (ev) => {
+    const b = ev.target instanceof Element ? ev.target.closest(".agt-endleaf") : null;
+    if (b) pick(Number(b.dataset.i));
+  });
   // The widget keeps the keys while it has focus: Notebook 7 and JupyterLab would otherwise take the arrows
   // (next cell) and letters (cell commands). Notebook 7 listens on the document in the capture phase, before
   // any element sees the key, so the widget listens on the window, earlier still, for keys aimed inside it.
