@@ -1,6 +1,7 @@
 """``torch.linalg``: the vector norm of any order (one ``LinalgVectorNormBackward0`` as in torch) and the matrix
-norms composed of it or of the singular values; ``inv``, ``det`` and ``solve`` (see ``autograd/ops/solvers.py``); the cross product (``LinalgCrossBackward0``) and the singular value
-decomposition (``LinalgSvdBackward0``, one node for U, S and Vh).
+norms composed of it or of the singular values; ``inv``, ``det`` and ``solve`` (see ``autograd/ops/solvers.py``);
+the cross product (``LinalgCrossBackward0``), the singular value decomposition (``LinalgSvdBackward0``, one node
+for U, S and Vh) and the symmetric eigendecomposition (``LinalgEighBackward0``).
 
 >>> import autograd_tutor as torch
 >>> torch.linalg.vector_norm(torch.tensor([3., 4.])), torch.linalg.norm(torch.tensor([[1., 1.], [1., 1.]]), 'fro')
@@ -13,10 +14,11 @@ tensor([6.7082, 2.2361])
 from __future__ import annotations
 
 from .autograd.dtypes import kind_name
+from .autograd.ops.linalg import LinalgEighBackward0
 from .autograd.ops.solvers import check_square, LinAlgError, LinalgSolveExBackward0
 from .autograd.tensor import Tensor, _dim, _dim_tuple, return_types
 
-__all__ = ["vector_norm", "norm", "matrix_norm", "cross", "svd", "svdvals", "inv", "det", "solve", "LinAlgError"]
+__all__ = ["vector_norm", "norm", "matrix_norm", "cross", "svd", "svdvals", "inv", "det", "solve", "eigh", "eigvalsh", "LinAlgError"]
 
 _MATRIX_ORDERS = ("fro", "nuc", 1, -1, 2, -2, float("inf"), float("-inf"))
 
@@ -110,6 +112,21 @@ def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
         raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation AX = B ({A.shape[-2]}x"
                            f"{A.shape[-1]} and {rows}x{columns})")
     return LinalgSolveExBackward0.apply(A, B, vector=vector)
+
+
+def eigh(A: Tensor, UPLO: str = "L"):
+    """The eigenvalues (ascending) and eigenvectors of symmetric matrices, read from the lower (``UPLO='L'``) or
+    upper triangle, as ``torch.return_types.linalg_eigh(eigenvalues, eigenvectors)``: one LinalgEighBackward0.
+    The eigenvectors' signs are LAPACK's choice."""
+    if UPLO not in ("L", "U"):
+        raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
+    check_square("linalg.eigh", A)
+    return return_types.linalg_eigh(LinalgEighBackward0.apply(A, uplo=UPLO))
+
+
+def eigvalsh(A: Tensor, UPLO: str = "L") -> Tensor:
+    """The eigenvalues of symmetric matrices, ascending."""
+    return eigh(A, UPLO)[0]
 
 
 def cross(input: Tensor, other: Tensor, *, dim: int = -1) -> Tensor:

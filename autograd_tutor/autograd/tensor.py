@@ -97,6 +97,7 @@ class return_types:
     aminmax = _return_type("aminmax", ("min", "max"))
     svd = _return_type("svd", ("U", "S", "V"))
     linalg_svd = _return_type("linalg_svd", ("U", "S", "Vh"))
+    linalg_eigh = _return_type("linalg_eigh", ("eigenvalues", "eigenvectors"))
     histogram = _return_type("histogram", ("hist", "bin_edges"))
     mode, nanmedian, nanmedian_out = (_return_type(n) for n in ("mode", "nanmedian", "nanmedian_out"))
     # what the functions with ``out=(values, indices)`` return (autograd/arguments.py)

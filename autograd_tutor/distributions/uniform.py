@@ -1,10 +1,11 @@
 """The uniform distribution on [low, high).
 
-log p(x) = -log(high - low) inside, -inf outside;  rsample: low + u (high - low), u ~ U(0, 1).
+log p(x) = -log(high - low) inside, -inf outside (a value outside is an error unless validate_args=False);
+rsample: low + u (high - low), u ~ U(0, 1).
 
 >>> import autograd_tutor as torch
 >>> from autograd_tutor.distributions import Uniform
->>> Uniform(0., 4., validate_args=False).log_prob(torch.tensor([1., 5.]))   # outside: -inf (validated: an error)
+>>> Uniform(0., 4., validate_args=False).log_prob(torch.tensor([1., 5.]))
 tensor([-1.3863,    -inf])
 """
 from __future__ import annotations

@@ -107,3 +107,34 @@ with expect(): torch.linalg.matrix_norm(torch.ones(3), 2)
 
 def test_matrix_norms(conform):
     conform(MATRIX_NORMS)
+
+
+EIGH = """
+A = torch.tensor([[2., 1., 0.], [1., 3., 1.], [0., 1., 4.]], requires_grad=True)
+L, V = torch.linalg.eigh(A)
+print(L, V.abs(), V.grad_fn is L.grad_fn, V.output_nr)
+graph(V)
+(L * torch.tensor([1., 2., 3.])).sum().backward()
+val(A.grad)
+A.grad = None
+L, V = torch.linalg.eigh(A)
+(V.abs() * torch.arange(9.).view(3, 3)).sum().backward()
+val(A.grad)
+torch.manual_seed(0)
+X = torch.randn(10, 3)
+cov = (X.T @ X / 9).requires_grad_()
+values, vectors = torch.linalg.eigh(cov)
+val(values, vectors.abs())
+values[-1].backward()
+val(cov.grad)
+print(torch.linalg.eigvalsh(A), type(torch.linalg.eigh(A)).__name__, torch.linalg.eigh(A)._fields if False else "")
+B = torch.tensor([[2., 5.], [0., 3.]])
+print(torch.linalg.eigh(B), torch.linalg.eigh(B, UPLO='U').eigenvalues)
+with expect(): torch.linalg.eigh(torch.ones(2, 3))
+with expect(): torch.linalg.eigh(torch.ones(2, 2), UPLO='X')
+with expect(): torch.linalg.eigh(torch.ones(3))
+"""
+
+
+def test_eigh(conform):
+    conform(EIGH)

@@ -16,7 +16,7 @@ from ..tracebacks import ENGINE_FRAME
 
 __all__ = ["MmBackward0", "MvBackward0", "DotBackward0", "BmmBackward0", "AddmmBackward0", "DiagEmbedBackward0",
            "DiagonalBackward0", "DiagonalBackward0_copy", "DiagonalBackwardBackward0", "TraceBackward0",
-           "IndexFillBackward1", "TrilBackward0", "TriuBackward0", "CdistBackward0", "LinalgCrossBackward0", "LinalgSvdBackward0",
+           "IndexFillBackward1", "TrilBackward0", "TriuBackward0", "CdistBackward0", "LinalgCrossBackward0", "LinalgSvdBackward0", "LinalgEighBackward0",
            "TrilinearBackward0", "BlockDiagBackward0"]
 
 
@@ -494,6 +494,37 @@ def _svd_backward(u, s, vh, gu, gs, gvh) -> np.ndarray:
         sinv_gvh = gvh / s[..., :, None]
         return u @ (inner @ vh + sinv_gvh - (sinv_gvh @ _mt(vh)) @ vh)
     return u @ inner @ vh
+
+
+class LinalgEighBackward0(MultiOutputFunction):
+    """A = V diag(L) V^T for a symmetric A (read from its lower or upper triangle), eigenvalues L ascending: two
+    outputs of one node. With E_ij = L_j - L_i and skew(X) = (X - X^T) / 2, torch's gradient is
+    dA = V [skew(V^T gV) / E, gL on the diagonal] V^T (defined only when the eigenvalues differ)."""
+    is_view = False
+
+    @staticmethod
+    def forward(ctx, a, uplo):
+        values, vectors = np.linalg.eigh(a._data, UPLO=uplo)
+        if ctx.needs_input_grad:
+            ctx.save(eigenvalues=Tensor._make(values), eigenvectors=Tensor._make(vectors))
+        return [values, vectors]
+
+    @staticmethod
+    def backward(ctx, grads):
+        for g in grads:
+            _needs_array_only(ctx, g, "eigh")
+        gl, gv = grads
+        values, vectors = ctx._unpack("eigenvalues", False), ctx._unpack("eigenvectors", False)
+        n = values.shape[-1]
+        inner = np.zeros(vectors.shape, vectors.dtype)
+        if gv is not None:
+            vtgv = _mt(vectors) @ gv
+            e = values[..., None, :] - values[..., :, None]
+            e[..., np.arange(n), np.arange(n)] = 1
+            inner = (vtgv - _mt(vtgv)) / 2 / e
+        if gl is not None:
+            inner[..., np.arange(n), np.arange(n)] = gl
+        return vectors @ inner @ _mt(vectors)
 
 
 def _mt(x: np.ndarray) -> np.ndarray:
