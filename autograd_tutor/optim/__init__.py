@@ -440,11 +440,17 @@ def _check_betas(lr, eps, betas, weight_decay) -> None:
     _not_negative(("weight_decay value", weight_decay))
 
 
-def _zeros_state(state: dict, data: np.ndarray, *names: str) -> None:
-    """A fresh state: ``step`` 0 (a float32 tensor, as torch keeps it), then one zero buffer per name."""
-    state["step"] = Tensor._make(np.array(0.0, np.float32))
-    for name in names:
-        state[name] = Tensor._make(np.zeros_like(data))
+def _stepped(state: dict, data: np.ndarray, *names: str, **numbers: float) -> dict:
+    """The state of one parameter, one step further: made on its first step (``step`` 0, then each of
+    ``numbers``, both float32 0-dim tensors as torch keeps them, then one zero buffer per name), then ``step`` + 1."""
+    if not state:
+        state["step"] = Tensor._make(np.array(0.0, np.float32))
+        for name, value in numbers.items():
+            state[name] = Tensor._make(np.array(value, np.float32))
+        for name in names:
+            state[name] = Tensor._make(np.zeros_like(data))
+    state["step"]._data += 1
+    return state
 
 
 def _decay_decoupled(p: Tensor, group: dict) -> None:
@@ -475,10 +481,7 @@ class Adadelta(Optimizer):
 
     def _update(self, p: Tensor, group: dict) -> None:
         scalar = p._data.dtype.type
-        state = self.state[p]
-        if not state:
-            _zeros_state(state, p._data, "square_avg", "acc_delta")
-        state["step"]._data += 1
+        state = _stepped(self.state[p], p._data, "square_avg", "acc_delta")
         grad = self._gradient(p, group)
         rho, eps = scalar(group["rho"]), scalar(group["eps"])
         v, u = state["square_avg"]._data, state["acc_delta"]._data
@@ -507,11 +510,8 @@ class Adamax(Optimizer):
 
     def _update(self, p: Tensor, group: dict) -> None:
         scalar = p._data.dtype.type
-        state = self.state[p]
-        if not state:
-            _zeros_state(state, p._data, "exp_avg", "exp_inf")
+        state = _stepped(self.state[p], p._data, "exp_avg", "exp_inf")
         beta1, beta2 = group["betas"]
-        state["step"]._data += 1
         grad = self._gradient(p, group)
         m, u = state["exp_avg"]._data, state["exp_inf"]._data
         _lerp_(m, grad, scalar(1 - beta1))
@@ -545,14 +545,9 @@ class NAdam(Optimizer):
 
     def _update(self, p: Tensor, group: dict) -> None:
         scalar = p._data.dtype.type
-        state = self.state[p]
-        if not state:
-            _zeros_state(state, p._data, "exp_avg", "exp_avg_sq")
-            state = self.state[p] = {"step": state["step"], "mu_product": Tensor._make(np.array(1.0, np.float32)),
-                                     "exp_avg": state["exp_avg"], "exp_avg_sq": state["exp_avg_sq"]}  # torch's order
+        state = _stepped(self.state[p], p._data, "exp_avg", "exp_avg_sq", mu_product=1.0)
         beta1, beta2 = group["betas"]
         lr, psi = group["lr"], group["momentum_decay"]
-        state["step"]._data += 1
         step = float(state["step"]._data)
         _decay_decoupled(p, group)
         grad = self._gradient(p, group)
@@ -592,12 +587,9 @@ class RAdam(Optimizer):
 
     def _update(self, p: Tensor, group: dict) -> None:
         scalar = p._data.dtype.type
-        state = self.state[p]
-        if not state:
-            _zeros_state(state, p._data, "exp_avg", "exp_avg_sq")
+        state = _stepped(self.state[p], p._data, "exp_avg", "exp_avg_sq")
         beta1, beta2 = group["betas"]
         lr = group["lr"]
-        state["step"]._data += 1
         step = float(state["step"]._data)
         _decay_decoupled(p, group)
         grad = self._gradient(p, group)
@@ -638,11 +630,9 @@ class Rprop(Optimizer):
 
     def _update(self, p: Tensor, group: dict) -> None:
         scalar = p._data.dtype.type
-        state = self.state[p]
-        if not state:
-            _zeros_state(state, p._data, "prev")
-            state["step_size"] = Tensor._make(np.full_like(p._data, group["lr"]))
-        state["step"]._data += 1
+        state = _stepped(self.state[p], p._data, "prev", "step_size")
+        if state["step"]._data == 1:
+            state["step_size"]._data[...] = group["lr"]
         grad = -p.grad._data if group["maximize"] else p.grad._data.copy()
         prev, size = state["prev"]._data, state["step_size"]._data
         etaminus, etaplus = group["etas"]
