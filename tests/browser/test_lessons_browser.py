@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 from conftest import ARTIFACTS
-from playwright.sync_api import expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout, expect
 
 LESSON = Path(__file__).parents[2] / "notebooks" / "03_backward_and_chain_rule.ipynb"
 
@@ -68,7 +68,10 @@ def test_lesson_7_draws_the_cnn_step_and_replays_it(lab, lab_page):
     ops = set(_texts(rows.locator("td:nth-child(3)")))
     assert {"ConvolutionBackward0", "MaxPool2DWithIndicesBackward0", "ReluBackward0"} <= ops, ops
     step.press("End")
-    page.wait_for_function("(r) => !r.dataset.gliding", arg=step.element_handle())
+    total = step.locator("input[type=range]").get_attribute("max")
+    page.wait_for_function(f"(r) => r.querySelector('.agt-pos').textContent.startsWith('step {total} /') && "
+                           "!r.dataset.gliding", arg=step.element_handle())  # the end reached, its pan over
+    step.locator(".agt-endlist:not([hidden])").wait_for()
     assert step.locator(".agt-narration").text_content()
     grads = [t for t in _texts(rows.locator("td:nth-child(5)")) if t and t != "None"]  # in step with the drawing
     assert len(grads) >= 4, grads  # the kernels, their biases, the linear layer's weight and bias
@@ -89,7 +92,11 @@ def test_lesson_7_draws_the_cnn_step_and_replays_it(lab, lab_page):
         name = entries.nth(k).locator("b").text_content()
         assert entries.nth(k).evaluate("(b) => document.activeElement === b"), name
         page.keyboard.press("Enter")
-        page.wait_for_function("(r) => !r.dataset.gliding", arg=step.element_handle())
+        try:  # the pan to the leaf: wait for it to end with the leaf in view (a busy page may start it late)
+            page.wait_for_function(f"(r) => !r.dataset.gliding && ({_LEAVES_IN_VIEW})(r)[{name!r}]",
+                                   arg=step.element_handle(), timeout=10_000)
+        except PlaywrightTimeout:
+            pass  # the assert below says which leaf and where the leaves are
         assert step.evaluate(_LEAVES_IN_VIEW)[name], (name, step.evaluate(_LEAVES_IN_VIEW))
     step.screenshot(path=str(ARTIFACTS / "lesson-7-end-picked.png"))
 
