@@ -213,7 +213,7 @@ _END_VIEW = """(root) => {
   const inside = (r) => r.left >= left - 0.5 && r.right <= right + 0.5 && r.top >= view.top - 0.5 &&
     r.bottom <= view.bottom + 0.5;
   const drawn = new Map([...root.querySelectorAll('.agt-node.agt-leaf')].map((g) =>  // (boxes far out are culled)
-    [g.querySelector('.agt-label').textContent, inside(g.querySelector('.agt-shape').getBoundingClientRect())]));
+    [g.querySelector('.agt-label')?.textContent, inside(g.querySelector('.agt-shape').getBoundingClientRect())]));
   const leaves = [...root.querySelectorAll('.agt-table tbody tr')]  // the node table lists every node
     .filter((tr) => tr.cells[1].textContent === 'leaf' && !['', 'None'].includes(tr.cells[4].textContent.trim()))
     .map((tr) => [tr.cells[0].textContent, drawn.get(tr.cells[0].textContent) === true]);

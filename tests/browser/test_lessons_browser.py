@@ -102,7 +102,7 @@ def test_lesson_7_draws_the_cnn_step_and_replays_it(lab, lab_page):
 
 
 #: Per leaf that received .grad (by the node table), whether its box is drawn inside the visible drawing at full
-#: size or more (text 10 px and up).
+#: size or more (text 10 px and up). A box drawn without its text (culled, far out of view) has no label: not shown.
 _LEAVES_IN_VIEW = """(root) => {
   const svg = root.querySelector('.agt-svg'), view = svg.getBoundingClientRect();
   const stage = root.querySelector('.agt-stage').getBoundingClientRect();
@@ -110,7 +110,7 @@ _LEAVES_IN_VIEW = """(root) => {
   const full = view.width / svg.viewBox.baseVal.width >= 1 - 1e-6;
   const drawn = new Map([...root.querySelectorAll('.agt-node.agt-leaf')].map((g) => {
     const r = g.querySelector('.agt-shape').getBoundingClientRect();
-    return [g.querySelector('.agt-label').textContent, full && r.left >= left - 0.5 && r.right <= right + 0.5 &&
+    return [g.querySelector('.agt-label')?.textContent, full && r.left >= left - 0.5 && r.right <= right + 0.5 &&
       r.top >= view.top - 0.5 && r.bottom <= view.bottom + 0.5];
   }));
   return Object.fromEntries([...root.querySelectorAll('.agt-table tbody tr')]
