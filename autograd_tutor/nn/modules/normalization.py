@@ -25,6 +25,21 @@ def _normalizes(module: Module, normalized_shape, eps, elementwise_affine: bool,
     module.elementwise_affine = elementwise_affine
 
 
+def _scale_and_shift(module: Module, shape: tuple, affine: bool, bias: bool, dtype) -> None:
+    """Register the learned scale ``weight`` and shift ``bias`` of that shape (None where not learned: torch still
+    lists them), then fill them: ones and zeros, so that at first the layer only normalizes."""
+    module.register_parameter("weight", Parameter(empty(*shape, dtype=dtype)) if affine else None)
+    module.register_parameter("bias", Parameter(empty(*shape, dtype=dtype)) if affine and bias else None)
+    module.reset_parameters()
+
+
+def _reset_scale_and_shift(module: Module) -> None:
+    if module.weight is not None:
+        init.ones_(module.weight)
+    if module.bias is not None:
+        init.zeros_(module.bias)
+
+
 class LayerNorm(Module):
     """Normalises each sample over its last dims (``normalized_shape``) to mean 0 and variance 1, then scales
     and shifts it by learned ``weight`` (ones at first) and ``bias`` (zeros): ``F.layer_norm``.
@@ -38,22 +53,10 @@ class LayerNorm(Module):
                  device=None, dtype=None) -> None:
         super().__init__()
         _normalizes(self, normalized_shape, eps, elementwise_affine, device)
-        if elementwise_affine:
-            self.weight = Parameter(empty(*self.normalized_shape, dtype=dtype))
-            if bias:
-                self.bias = Parameter(empty(*self.normalized_shape, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
-        self.reset_parameters()
+        _scale_and_shift(self, self.normalized_shape, elementwise_affine, bias, dtype)
 
     def reset_parameters(self) -> None:
-        if self.elementwise_affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        _reset_scale_and_shift(self)
 
     def forward(self, input: Tensor) -> Tensor:
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
@@ -80,22 +83,10 @@ class GroupNorm(Module):
         if num_channels % num_groups != 0:
             raise ValueError(f"num_channels ({num_channels}) must be divisible by num_groups ({num_groups})")
         self.num_groups, self.num_channels, self.eps, self.affine = num_groups, num_channels, eps, affine
-        if affine:
-            self.weight = Parameter(empty(num_channels, dtype=dtype))
-            if bias:
-                self.bias = Parameter(empty(num_channels, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
-        self.reset_parameters()
+        _scale_and_shift(self, (num_channels,), affine, bias, dtype)
 
     def reset_parameters(self) -> None:
-        if self.affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        _reset_scale_and_shift(self)
 
     def forward(self, input: Tensor) -> Tensor:
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
