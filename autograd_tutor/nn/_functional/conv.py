@@ -81,13 +81,18 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
     return _transposed("conv_transpose2d", 2, input, weight, bias, stride, padding, output_padding, groups, dilation)
 
 
-def _transposed(name: str, n: int, input, weight, bias, stride, padding, output_padding, groups, dilation) -> Tensor:
+def _batched(name: str, n: int, input) -> tuple:
+    """An n-d convolution takes (N, C, *spatial) or one unbatched sample (C, *spatial), run as a batch of one:
+    the input with its batch dim, and whether it had to be added (then the output drops it again)."""
     if input.dim() not in (n + 1, n + 2):
         raise RuntimeError(f"Expected {n + 1}D (unbatched) or {n + 2}D (batched) input to {name}, but got input "
                            f"of size: {list(input.shape)}")
     unbatched = input.dim() == n + 1
-    if unbatched:
-        input = input.unsqueeze(0)
+    return (input.unsqueeze(0) if unbatched else input), unbatched
+
+
+def _transposed(name: str, n: int, input, weight, bias, stride, padding, output_padding, groups, dilation) -> Tensor:
+    input, unbatched = _batched(name, n, input)
     _check_weight(weight, groups)
     if isinstance(padding, str):
         raise TypeError(f"{name}(): argument 'padding' must be tuple of ints, not str")
@@ -143,12 +148,7 @@ def _check_transposed_shapes(input, weight, bias, groups: int) -> None:
 
 
 def _convolution(name: str, n: int, input, weight, bias, stride, padding, dilation, groups) -> Tensor:
-    if input.dim() not in (n + 1, n + 2):
-        raise RuntimeError(f"Expected {n + 1}D (unbatched) or {n + 2}D (batched) input to {name}, but got input "
-                           f"of size: {list(input.shape)}")
-    unbatched = input.dim() == n + 1
-    if unbatched:
-        input = input.unsqueeze(0)
+    input, unbatched = _batched(name, n, input)
     stride, dilation = _ints(stride, n), _ints(dilation, n)
     output_padding = (0,) * n
     if isinstance(padding, str):
