@@ -29,7 +29,7 @@ from .autograd.grad_mode import (enable_grad, inference_mode, is_grad_enabled, i
 from .autograd.tensor import Size, Tensor, return_types
 from .ops import *  # noqa: F401,F403  (the torch-level functions; ops.__all__ lists them)
 from .ops import __all__ as _ops_all
-from . import distributions, linalg, nn, optim, profiler, special, utils  # after the tensor API they build on
+from . import distributions, func, linalg, nn, optim, profiler, special, utils  # after the tensor API they build on
 from .serialization import load, save
 from .legacy import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor, IntTensor,
                      LongTensor, ShortTensor)
@@ -47,7 +47,7 @@ __all__ = ["autograd", "events", "Tensor", "Size", "return_types", "dtype", "ten
            "is_anomaly_enabled", "is_anomaly_check_nan_enabled", "set_anomaly_enabled",
            "set_printoptions", "get_printoptions", "get_default_dtype", "float16", "half", "float32", "float",
            "float64", "double", "int8", "int16", "short", "int32", "int", "int64", "long", "uint8", "bool",
-           "distributions", "linalg", "nn", "optim", "profiler", "special", "utils", "serialization", "save", "load", "FloatTensor",
+           "distributions", "func", "linalg", "nn", "optim", "profiler", "special", "utils", "serialization", "save", "load", "FloatTensor",
            "DoubleTensor", "HalfTensor", "LongTensor", "IntTensor", "ShortTensor", "CharTensor", "ByteTensor",
            "BoolTensor", "pi", "e", "inf", "nan", *_ops_all]
 

@@ -88,6 +88,15 @@ class Generator:
     def initial_seed(self) -> int:
         return self._seed
 
+    def _snapshot(self) -> tuple:
+        """Where the generator is in its stream (``vmap`` uses it to see whether a function drew numbers)."""
+        state = self._bits.state["state"]
+        return state["key"].copy(), state["pos"], self._next_normal
+
+    def _restore(self, snapshot: tuple) -> None:
+        key, pos, self._next_normal = snapshot
+        self._bits.state = {"bit_generator": "MT19937", "state": {"key": key.copy(), "pos": pos}}
+
     def __repr__(self) -> str:
         return f"<torch._C.Generator object at {id(self):#x}>"
 
