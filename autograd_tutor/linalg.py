@@ -14,11 +14,19 @@ tensor([6.7082, 2.2361])
 from __future__ import annotations
 
 from .autograd.dtypes import kind_name
+import numpy as np
+
+from .autograd.factories import eye, zeros
+from .autograd.dtypes import int32
+from .autograd.ops.factorizations import (LinalgCholeskyExBackward0, LinalgSlogdetBackward0,
+                                          LinalgSolveTriangularBackward0, first_failing_minor)
 from .autograd.ops.linalg import LinalgEighBackward0
 from .autograd.ops.solvers import check_square, LinAlgError, LinalgSolveExBackward0
 from .autograd.tensor import Tensor, _dim, _dim_tuple, return_types
 
-__all__ = ["vector_norm", "norm", "matrix_norm", "cross", "svd", "svdvals", "inv", "det", "solve", "eigh", "eigvalsh", "LinAlgError"]
+__all__ = ["vector_norm", "norm", "matrix_norm", "cross", "svd", "svdvals", "inv", "det", "solve", "eigh", "eigvalsh",
+           "LinAlgError", "cholesky", "cholesky_ex", "solve_triangular", "slogdet", "matrix_power", "multi_dot",
+           "vecdot", "matmul", "diagonal", "matrix_rank"]
 
 _MATRIX_ORDERS = ("fro", "nuc", 1, -1, 2, -2, float("inf"), float("-inf"))
 
@@ -144,3 +152,175 @@ def svd(A: Tensor, full_matrices: bool = True, *, driver=None):
 def svdvals(A: Tensor, *, driver=None) -> Tensor:
     """The singular values of A, largest first (``LinalgSvdBackward0``)."""
     return A._linalg_svd(False)[1]
+
+
+def cholesky(A: Tensor, *, upper: bool = False) -> Tensor:
+    """The lower-triangular L with A = L L^T for symmetric positive-definite matrices (its transpose with
+    ``upper=True``): one LinalgCholeskyExBackward0. A matrix that is not positive-definite raises LinAlgError,
+    naming the first leading minor that is not.
+
+    >>> import autograd_tutor as torch
+    >>> torch.linalg.cholesky(torch.tensor([[1., 2.], [2., 1.]]))
+    Traceback (most recent call last):
+    ...
+    torch._C._LinAlgError: linalg.cholesky: The factorization could not be completed because the input is not positive-definite (the leading minor of order 2 is not positive-definite).
+    """
+    check_square("linalg.cholesky", A)
+    return LinalgCholeskyExBackward0.apply(A, upper=upper, name="linalg.cholesky")
+
+
+def cholesky_ex(A: Tensor, *, upper: bool = False, check_errors: bool = False):
+    """``cholesky`` with its LAPACK status, as ``torch.return_types.linalg_cholesky_ex(L, info)``: info is 0, or the
+    order of the first leading minor that is not positive-definite."""
+    check_square("linalg.cholesky_ex", A)
+    batch, order = first_failing_minor(A._data)
+    if order and not check_errors:
+        raise NotImplementedError("autograd_tutor: linalg.cholesky_ex of a matrix that is not positive-definite is not "
+                                  "supported (torch returns LAPACK's partial factor with info > 0)")
+    low = LinalgCholeskyExBackward0.apply(A, upper=upper, name="linalg.cholesky_ex")
+    return return_types.linalg_cholesky_ex((low, zeros(A.shape[:-2], dtype=int32)))
+
+
+_REQUIRED = object()
+
+
+def solve_triangular(A: Tensor, B: Tensor, *, upper=_REQUIRED, left: bool = True,
+                     unitriangular: bool = False) -> Tensor:
+    """X with A X = B (X A = B with ``left=False``) for triangular A: only A's upper (``upper=True``) or lower
+    triangle is read, and with ``unitriangular`` its diagonal is taken as 1s. One LinalgSolveTriangularBackward0.
+
+    >>> import autograd_tutor as torch
+    >>> torch.linalg.solve_triangular(torch.tensor([[2., 0.], [1., 1.]]), torch.tensor([[2.], [3.]]), upper=False)
+    tensor([[1.],
+            [2.]])
+    """
+    if upper is _REQUIRED:
+        raise TypeError('linalg_solve_triangular() missing 1 required positional arguments: "upper"')
+    check_square("linalg.solve_triangular", A)
+    if B.ndim < 2:
+        raise RuntimeError("linalg.solve_triangular: The input tensor B must have at least 2 dimensions.")
+    rows, cols = B.shape[-2:]
+    if (rows if left else cols) != A.shape[-1]:
+        equation = "AX = B" if left else "XA = B"
+        raise RuntimeError(f"linalg.solve_triangular: Incompatible shapes of A and B for the equation {equation} "
+                           f"({A.shape[-2]}x{A.shape[-1]} and {rows}x{cols})")
+    return LinalgSolveTriangularBackward0.apply(A, B, upper=bool(upper), left=left, unitriangular=unitriangular)
+
+
+def slogdet(A: Tensor):
+    """(sign, log|det A|) of each square matrix, as ``torch.return_types.linalg_slogdet(sign, logabsdet)``: the
+    log of the determinant without its overflow (a 100x100 matrix's det may not fit a float)."""
+    check_square("linalg.slogdet", A)
+    return return_types.linalg_slogdet(LinalgSlogdetBackward0.apply(A))
+
+
+def torch_slogdet(A: Tensor):
+    """``torch.slogdet``: ``linalg.slogdet`` as ``torch.return_types.slogdet``."""
+    return return_types.slogdet(tuple(slogdet(A)))
+
+
+def logdet(A: Tensor) -> Tensor:
+    """log det A: ``logabsdet`` where the sign is +1, nan where it is -1 (and -inf for a singular matrix)."""
+    from .ops import where  # (the torch-level functions are built after this module's imports)
+    sign, logabsdet = slogdet(A)
+    return where(sign == -1, float("nan"), logabsdet)
+
+
+def matrix_power(A: Tensor, n: int) -> Tensor:
+    """A^n by repeated squaring, as torch multiplies (A^5 = A (A^2)^2: three products); A^0 the identity,
+    A^-n = (A^-1)^n."""
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise TypeError(f"linalg_matrix_power(): argument 'n' (position 2) must be int, not {type(n).__name__}")
+    if A.ndim < 2 or A.shape[-1] != A.shape[-2]:
+        check_square("linalg.matrix_power", A)
+    if n == 0:
+        return A.clone().copy_(eye(A.shape[-1], dtype=A.dtype).expand_as(A))
+    if n < 0:
+        return matrix_power(inv(A), -n)
+    if n == 1:
+        return A.clone()
+    if n == 3:
+        return (A @ A) @ A
+    square = result = None
+    while n > 0:
+        bit, n = n % 2, n // 2
+        square = A if square is None else square @ square
+        if bit:
+            result = square if result is None else result @ square
+    return result
+
+
+def multi_dot(tensors) -> Tensor:
+    """The product of a chain of matrices in the cheapest order (the first may be a row vector, the last a column
+    vector): for (a x b)(b x c)(c x d), (AB)C costs a c (b + d) multiplications, A(BC) costs b d (a + c)."""
+    tensors = list(tensors)
+    if len(tensors) < 2:
+        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {len(tensors)}")
+    first, last = tensors[0], tensors[-1]
+    for where_, t in (("first", first), ("last", last)):
+        if t.ndim not in (1, 2):
+            raise RuntimeError(f"multi_dot(): the {where_} tensor must be 1D or 2D but got {t.ndim}D")
+    for i, t in enumerate(tensors[1:-1], 1):
+        if t.ndim != 2:
+            raise RuntimeError(f"multi_dot(): tensor {i} must be 2D but got {t.ndim}D")
+    out_shape = tuple(first.shape[:-1]) + tuple(last.shape[1:])
+    tensors[0] = first.unsqueeze(0) if first.ndim == 1 else first
+    tensors[-1] = last.unsqueeze(1) if last.ndim == 1 else last
+    for i in range(len(tensors) - 1):
+        if tensors[i].shape[-1] != tensors[i + 1].shape[0]:
+            raise RuntimeError(f"multi_dot(): tensors {i} and {i + 1} with shapes {list(tensors[i].shape)} and "
+                               f"{list(tensors[i + 1].shape)} cannot be multiplied")
+    return _chain(tensors, _chain_order(tensors), 0, len(tensors) - 1).view(out_shape)
+
+
+def _chain_order(tensors: list) -> list:
+    """split[i][j]: where the cheapest product of tensors i..j splits (dynamic programming over the chain)."""
+    dims = [t.shape[0] for t in tensors] + [tensors[-1].shape[1]]
+    n = len(tensors)
+    if n == 3:  # torch's closed form for three: A(BC) when (AB)C costs more
+        a, b, c, d = dims
+        return {(0, 2): 0 if a * c * (b + d) > b * d * (a + c) else 1}
+    cost, split = {}, {}
+    for i in range(n):
+        cost[i, i] = 0
+    for length in range(1, n):
+        for i in range(n - length):
+            j = i + length
+            cost[i, j] = None
+            for k in range(i, j):
+                c = cost[i, k] + cost[k + 1, j] + dims[i] * dims[k + 1] * dims[j + 1]
+                if cost[i, j] is None or c < cost[i, j]:
+                    cost[i, j], split[i, j] = c, k
+    return split
+
+
+def _chain(tensors: list, split: dict, i: int, j: int) -> Tensor:
+    if i == j:
+        return tensors[i]
+    k = split.get((i, j), i)
+    return _chain(tensors, split, i, k).mm(_chain(tensors, split, k + 1, j))
+
+
+def vecdot(x: Tensor, y: Tensor, *, dim: int = -1) -> Tensor:
+    """The dot product of the vectors along ``dim`` (the other dims broadcast): sum(x * y, dim)."""
+    return (x * y).sum(dim)
+
+
+def matmul(input: Tensor, other: Tensor) -> Tensor:
+    """``torch.matmul`` under its linalg name."""
+    return input @ other
+
+
+def diagonal(A: Tensor, *, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
+    """The diagonal of each matrix of the last two dims: ``torch.diagonal`` with linalg's defaults."""
+    return A.diagonal(offset, dim1, dim2)
+
+
+def matrix_rank(A: Tensor, *, atol=None, rtol=None, hermitian: bool = False) -> Tensor:
+    """How many singular values exceed max(atol, rtol * the largest): the dimension of A's column space, read with
+    a tolerance for rounding. Without tolerances, rtol = eps * max(m, n) (also when atol is 0 or less)."""
+    values = (eigvalsh(A).abs() if hermitian else svdvals(A)).detach()
+    if rtol is None:
+        rtol = 0.0 if atol is not None and atol > 0 else float(np.finfo(A._data.dtype).eps) * max(A.shape[-2:])
+    largest = values.amax(-1, keepdim=True) if values.shape[-1] else values.sum(-1, keepdim=True)
+    return (values > (largest * rtol).clamp(min=atol or 0.0)).sum(-1)

@@ -254,7 +254,10 @@ def _run(roots, grads, retain_graph, create_graph, inputs, capture):
                     current._freed = tuple(current._saved)
                 current._saved = None
             for (child, nr), gi in zip(current.next_functions, grads_in):
-                if child is None or gi is None or (needed is not None and child not in needed):
+                if child is None or (needed is not None and child not in needed):
+                    continue
+                if gi is None:  # no gradient along this edge, but the child waits for it no more
+                    _arrived(child, deps, buffers, ready, tie, needed)
                     continue
                 if child._outputs:
                     _collect(buffers, child, nr, gi)
@@ -368,7 +371,10 @@ class _Step:
         if self.check_nan:
             anomaly_mode.check_nan(current, grads_in)
         for position, ((child, nr), gi) in enumerate(zip(current.next_functions, grads_in)):
-            if child is None or gi is None or (self.needed is not None and child not in self.needed):
+            if child is None or (self.needed is not None and child not in self.needed):
+                continue
+            if gi is None:
+                _arrived(child, self.deps, buffers, self.ready, self.tie, self.needed)
                 continue
             if showing:
                 events.GradientFlowed.emit(source_id=current._id, target_id=child._id, input_nr=nr,
@@ -385,6 +391,23 @@ class _Step:
             self.deps[child] -= 1
             if self.deps[child] == 0:
                 heapq.heappush(self.ready, (-child._seq, next(self.tie), child))
+
+
+def _arrived(node, deps: dict, buffers: dict, ready: list, tie, needed) -> None:
+    """An edge into ``node`` brought no gradient (a backward returned None for it). The node waits for one edge
+    less; if that was the last and no gradient reached it at all, it does not run (as in torch), and the nodes
+    below it wait for it no more either."""
+    pending = [node]
+    while pending:
+        node = pending.pop()
+        deps[node] -= 1
+        if deps[node]:
+            continue
+        if node in buffers:
+            heapq.heappush(ready, (-node._seq, next(tie), node))
+            continue
+        pending.extend(child for child, _ in node.next_functions
+                       if child is not None and (needed is None or child in needed))
 
 
 def _collect(buffers: dict, node, nr: int, g) -> None:

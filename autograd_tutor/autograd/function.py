@@ -151,6 +151,7 @@ class Function(Node):
     as ``self`` when input 1 does, as torch saves them; ``apply`` does it, fast, after ``forward``.
     """
     saves_result = False
+    result_name = "result"  # torch's name for the saved output (``L`` for a Cholesky factor)
     is_view = False
     saves_for: tuple = ()  # (name, the input to save, the input whose gradient needs it), in torch's order
 
@@ -220,7 +221,7 @@ class Function(Node):
         if _anomaly[0]:
             ctx._anomaly_stack = forward_stack()
         if cls.saves_result:
-            ctx._saved["result"] = SavedTensor(out, is_output=True)
+            ctx._saved[cls.result_name] = SavedTensor(out, is_output=True)
         if events._subscribers:
             ctx._announce(inputs, out)
             out._announce()

@@ -432,3 +432,30 @@ CASES = {
 @pytest.mark.parametrize("name", CASES)
 def test_backward(conform, name):
     conform(CASES[name])
+
+
+NONE_ALONG_ONE_PATH = """
+class NoGrad(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+    @staticmethod
+    def backward(ctx, g):
+        return None
+x = torch.ones(2, requires_grad=True)
+(NoGrad.apply(x) + x * 3).sum().backward(); print(x.grad)
+x.grad = None
+y = x * 1
+(NoGrad.apply(y) + y * 3).sum().backward(); print(x.grad)
+x.grad = None
+NoGrad.apply(x * 1).sum().backward(); print(x.grad)
+A = torch.tensor([[2., 1.], [1., 3.]], requires_grad=True)
+(torch.linalg.slogdet(-A).logabsdet * torch.linalg.slogdet(-A).sign).backward(); print(A.grad)
+print(torch.autograd.grad(NoGrad.apply(x * 1).sum() + (x * 5).sum(), x))
+"""
+
+
+def test_a_none_gradient_along_one_path_leaves_the_others(conform):
+    """A backward that returns None for an input still counts as arrived: the node below runs on what the other
+    paths sent (before, it waited for the None forever and got no gradient at all)."""
+    conform(NONE_ALONG_ONE_PATH)
