@@ -10,7 +10,8 @@ from . import constraints
 from .bernoulli import Bernoulli
 from .categorical import Categorical
 from .distribution import Distribution
+from .kl import kl_divergence, register_kl
 from .normal import Normal
 from .uniform import Uniform
 
-__all__ = ["Distribution", "Normal", "Categorical", "Bernoulli", "Uniform", "constraints"]
+__all__ = ["Distribution", "Normal", "Categorical", "Bernoulli", "Uniform", "constraints", "kl_divergence", "register_kl"]

@@ -114,3 +114,31 @@ print(Normal(0., -1., validate_args=False).scale, Categorical(torch.tensor([1., 
 @pytest.mark.parametrize("program", [SAMPLES, STATS, GRADS, ERRORS], ids=["samples", "stats", "grads", "errors"])
 def test_distributions(conform, program):
     conform(program)
+
+
+KL = """
+D = torch.distributions
+Normal, Categorical, Bernoulli, Uniform, kl = D.Normal, D.Categorical, D.Bernoulli, D.Uniform, D.kl_divergence
+mu = torch.tensor([0.5, -1.], requires_grad=True)
+log_sigma = torch.tensor([0.1, -0.3], requires_grad=True)
+k = kl(Normal(mu, log_sigma.exp()), Normal(0., 1.))   # a VAE's KL term
+print(k, D.kl.kl_divergence is kl); k.sum().backward(); print(mu.grad, log_sigma.grad)
+logits = torch.tensor([[1., 2., 0.], [0., 0., 0.]], requires_grad=True)
+k = kl(Categorical(logits=logits), Categorical(probs=torch.tensor([0.2, 0.3, 0.5]))); print(k)
+k.sum().backward(); print(logits.grad)
+print(kl(Categorical(probs=torch.tensor([0.5, 0.5, 0.])), Categorical(probs=torch.tensor([0.5, 0., 0.5]))),
+      kl(Categorical(probs=torch.tensor([0.5, 0.5, 0.])), Categorical(probs=torch.tensor([0.5, 0.25, 0.25]))))
+p = torch.tensor([0.3, 0., 1., 0.5], requires_grad=True)
+k = kl(Bernoulli(probs=p), Bernoulli(probs=torch.tensor([0.5, 0.5, 0.5, 0.]))); print(k)
+print(kl(Uniform(0., 1.), Uniform(-1., 2.)), kl(Uniform(0., 3.), Uniform(-1., 2.)), kl(Uniform(0., 1.), Normal(0., 1.)))
+with expect():
+    kl(Normal(0., 1.), Uniform(0., 1.))
+@D.kl.register_kl(Uniform, Uniform)
+def mine(p, q):
+    return torch.tensor(42.)
+print(kl(Uniform(0., 1.), Uniform(-1., 2.)))
+"""
+
+
+def test_kl_divergence(conform):
+    conform(KL)
