@@ -150,6 +150,16 @@ def _split_aux(out, has_aux: bool, api: str):
     return out
 
 
+def _called(func, args: tuple, kwargs: dict, argnums, has_aux: bool, api: str) -> tuple:
+    """``func`` called on fresh leaves at ``argnums`` (inside :func:`_transform`): the positions, whether the
+    derivatives must stay differentiable, the leaves, the output and the aux (None without ``has_aux``)."""
+    nums = _argnums(argnums, args)
+    keep = _keep_graph(_flatten([args[n] for n in nums]))
+    fresh_args, leaves = _prepared(args, nums)
+    out, aux = _split_aux(func(*fresh_args, **kwargs), has_aux, api)
+    return nums, keep, leaves, out, aux
+
+
 def _pick(grads_by_arg: list, argnums):
     return tuple(grads_by_arg) if isinstance(argnums, tuple) else grads_by_arg[0]
 
@@ -165,11 +175,8 @@ def grad_and_value(func, argnums=0, has_aux: bool = False):
     """
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
-        nums = _argnums(argnums, args)
         with _transform():
-            keep = _keep_graph(_flatten([args[n] for n in nums]))
-            fresh_args, leaves = _prepared(args, nums)
-            out, aux = _split_aux(func(*fresh_args, **kwargs), has_aux, "grad_and_value")
+            nums, keep, leaves, out, aux = _called(func, args, kwargs, argnums, has_aux, "grad_and_value")
             if not isinstance(out, Tensor):
                 raise RuntimeError(f"grad_and_value(f)(*args): Expected f(*args) to return a Tensor, got {type(out)}")
             if out.dim() != 0:
@@ -275,11 +282,9 @@ def jvp(func, primals, tangents, *, strict: bool = False, has_aux: bool = False)
 def _jacobian(func, argnums, has_aux: bool, by_columns: bool):
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
-        nums = _argnums(argnums, args)
         with _transform():
-            keep = _keep_graph(_flatten([args[n] for n in nums]))
-            fresh_args, leaves = _prepared(args, nums)
-            out, aux = _split_aux(func(*fresh_args, **kwargs), has_aux, "jacfwd" if by_columns else "jacrev")
+            nums, keep, leaves, out, aux = _called(func, args, kwargs, argnums, has_aux,
+                                                   "jacfwd" if by_columns else "jacrev")
             outputs = _flatten(out)
             blocks = _columns(outputs, leaves, keep) if by_columns else _rows(outputs, leaves, keep)
             per_output = []
