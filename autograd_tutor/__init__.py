@@ -32,6 +32,7 @@ from .ops import __all__ as _ops_all
 from . import distributions, func, linalg, nn, optim, profiler, special, utils  # after the tensor API they build on
 from .serialization import load, save
 from .linalg import logdet, torch_slogdet as slogdet
+from .autograd.type_info import finfo, iinfo
 from .compiling import compile  # noqa: A001  (torch.compile shadows the builtin, as in torch)
 from .legacy import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor, IntTensor,
                      LongTensor, ShortTensor)
@@ -49,7 +50,7 @@ __all__ = ["autograd", "events", "Tensor", "Size", "return_types", "dtype", "ten
            "is_anomaly_enabled", "is_anomaly_check_nan_enabled", "set_anomaly_enabled",
            "set_printoptions", "get_printoptions", "get_default_dtype", "float16", "half", "float32", "float",
            "float64", "double", "int8", "int16", "short", "int32", "int", "int64", "long", "uint8", "bool",
-           "distributions", "func", "linalg", "nn", "optim", "profiler", "special", "utils", "serialization", "save", "load", "compile", "slogdet", "logdet", "FloatTensor",
+           "distributions", "func", "linalg", "nn", "optim", "profiler", "special", "utils", "serialization", "save", "load", "compile", "slogdet", "logdet", "finfo", "iinfo", "FloatTensor",
            "DoubleTensor", "HalfTensor", "LongTensor", "IntTensor", "ShortTensor", "CharTensor", "ByteTensor",
            "BoolTensor", "pi", "e", "inf", "nan", *_ops_all]
 
