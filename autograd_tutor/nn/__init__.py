@@ -15,7 +15,7 @@ from . import functional, init, utils
 from .modules import (ELU, GELU, SELU, AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d,
                       AvgPool1d, AvgPool2d, BatchNorm1d, BatchNorm2d, BCELoss, BCEWithLogitsLoss, Bilinear, ConstantPad1d,
                       ConstantPad2d, Conv1d, Conv2d, CosineSimilarity, CrossEntropyLoss, Dropout, Dropout2d, Embedding,
-                      Flatten, Hardtanh, HuberLoss, Identity, KLDivLoss, L1Loss, LayerNorm, LeakyReLU, Linear,
+                      EmbeddingBag, Flatten, Hardtanh, HuberLoss, Identity, KLDivLoss, L1Loss, LayerNorm, LeakyReLU, Linear,
                       LogSigmoid, LogSoftmax, MaxPool1d, MaxPool2d, Mish, Module, ModuleDict, ModuleList, MSELoss,
                       NLLLoss, ParameterDict, ParameterList, ReLU, ReLU6, Sequential, Sigmoid, SiLU, SmoothL1Loss,
                       Softmax, Softplus, Tanh, Unflatten, ZeroPad1d, ZeroPad2d)
@@ -30,7 +30,7 @@ from .parameter import Parameter
 __all__ = ["Parameter", "Module", "Identity", "Linear", "Bilinear", "Flatten", "Unflatten", "Dropout", "Sequential", "ModuleList",
            "ModuleDict", "ParameterList", "ParameterDict", "ReLU", "LeakyReLU", "GELU", "SiLU", "Softplus", "ELU",
            "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "MSELoss", "NLLLoss", "CrossEntropyLoss", "BCELoss",
-           "BCEWithLogitsLoss", "L1Loss", "SmoothL1Loss", "LayerNorm", "Embedding", "BatchNorm1d", "BatchNorm2d",
+           "BCEWithLogitsLoss", "L1Loss", "SmoothL1Loss", "LayerNorm", "Embedding", "EmbeddingBag", "BatchNorm1d", "BatchNorm2d",
            "Conv1d", "Conv2d", "MaxPool1d", "MaxPool2d", "AvgPool2d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d",
            "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AvgPool1d", "ConstantPad1d", "ConstantPad2d", "ZeroPad1d",
            "ZeroPad2d", "CosineSimilarity", "Hardtanh", "ReLU6", "LogSigmoid", "SELU", "Mish", "HuberLoss",

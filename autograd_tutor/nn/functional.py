@@ -35,12 +35,12 @@ from ._functional.margin_losses import (cosine_embedding_loss, hinge_embedding_l
 from ._functional.normalization import batch_norm, group_norm, layer_norm, rms_norm
 from ._functional.padding import pad
 from ._functional.pooling import avg_pool2d, max_pool1d, max_pool2d
-from ._functional.sparse import embedding, one_hot
+from ._functional.sparse import embedding, embedding_bag, one_hot
 from ._functional.upsampling import interpolate, upsample
 
 __all__ = ["linear", "bilinear", "dropout", "dropout2d", "relu", "relu_", "leaky_relu", "leaky_relu_", "gelu", "silu", "softplus", "elu", "elu_",
            "tanh", "sigmoid", "softmax", "log_softmax", "mse_loss", "nll_loss", "cross_entropy", "binary_cross_entropy",
-           "binary_cross_entropy_with_logits", "l1_loss", "smooth_l1_loss", "one_hot", "layer_norm", "embedding",
+           "binary_cross_entropy_with_logits", "l1_loss", "smooth_l1_loss", "one_hot", "layer_norm", "embedding", "embedding_bag",
            "batch_norm", "conv1d", "conv2d", "max_pool1d", "max_pool2d", "avg_pool2d", "pad", "normalize",
            "cosine_similarity", "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool1d",
            "adaptive_max_pool2d", "avg_pool1d", "relu6", "hardtanh", "hardtanh_", "logsigmoid", "selu", "selu_", "mish",

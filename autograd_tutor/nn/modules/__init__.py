@@ -35,7 +35,7 @@ from .padding import ConstantPad1d, ConstantPad2d, ZeroPad1d, ZeroPad2d
 from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d, AvgPool1d, AvgPool2d,
                       MaxPool1d, MaxPool2d)
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell
-from .sparse import Embedding
+from .sparse import Embedding, EmbeddingBag
 from .transformer import TransformerEncoder, TransformerEncoderLayer
 from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 
@@ -45,7 +45,7 @@ __all__ = ["ReLU", "LeakyReLU", "GELU", "SiLU", "Softplus", "ELU", "Tanh", "Sigm
            "Unflatten", "Identity", "Linear", "Bilinear", "MSELoss", "NLLLoss", "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss",
            "L1Loss", "SmoothL1Loss", "HuberLoss", "KLDivLoss", "Module", "LayerNorm", "ConstantPad2d", "ConstantPad1d",
            "ZeroPad2d", "ZeroPad1d", "MaxPool2d", "MaxPool1d", "AvgPool2d", "AdaptiveAvgPool2d", "AdaptiveAvgPool1d",
-           "AdaptiveMaxPool2d", "AdaptiveMaxPool1d", "AvgPool1d", "Embedding", "Softmin", "Softsign",
+           "AdaptiveMaxPool2d", "AdaptiveMaxPool1d", "AvgPool1d", "Embedding", "EmbeddingBag", "Softmin", "Softsign",
            "Tanhshrink", "Threshold", "GLU", "Hardsigmoid", "Hardswish",
            "RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell", "RMSNorm", "PReLU", "GroupNorm", "ConvTranspose1d",
            "ConvTranspose2d", "Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d", "MultiheadAttention", "TransformerEncoderLayer",
