@@ -19,9 +19,10 @@ import warnings
 
 import numpy as np
 
-from ..autograd.tensor import Tensor
-from ..ops import cat
-from .modules.module import _typename
+from ...autograd.tensor import Tensor
+from ...ops import cat
+from ..modules.module import _typename
+from . import rnn
 
 __all__ = ["clip_grad_norm", "clip_grad_norm_", "clip_grad_value_", "clip_grads_with_norm_", "get_total_norm",
            "parameters_to_vector", "vector_to_parameters"]
