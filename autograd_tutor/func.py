@@ -166,8 +166,8 @@ def _pick(grads_by_arg: list, argnums):
 
 # ---------------------------------------------------------------------------------------------- gradients
 def grad_and_value(func, argnums=0, has_aux: bool = False):
-    """``grad(func)`` that also returns ``func``'s value: ``(gradient, value)``, or ``((gradient, value), aux)``...
-    in torch's order ``(gradient, (value, aux))`` when ``has_aux``.
+    """``grad(func)`` that also returns ``func``'s value: ``(gradient, value)``; with ``has_aux``,
+    ``(gradient, (value, aux))`` as in torch.
 
     >>> import autograd_tutor as torch
     >>> grad_and_value(lambda x: (x ** 2).sum())(torch.tensor([1., 2.]))
