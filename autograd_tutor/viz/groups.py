@@ -35,9 +35,11 @@ import collections
 import re
 from typing import NamedTuple, Optional
 
+import numpy as np
+
 from .. import events
 from .geometry import Geometry
-from .layered import FRAME_BOTTOM, FRAME_SIDE, FRAME_TOP, bezier_points, path_segments
+from .layered import FRAME_BOTTOM, FRAME_SIDE, FRAME_TOP, path_segments
 from .boxes import LABEL_SIZE, label_text
 from .metrics import text_width
 from .names import dotted
@@ -167,37 +169,44 @@ def _grouping_call(chain: list) -> Optional[Call]:
     return chain[i]
 
 
-#: Where along each curve of an edge a frame's name looks for it: the curve as 24 straight pieces.
-_ALONG = tuple(i / 24 for i in range(25))
+#: Where along each curve of an edge a frame's name looks for it: the curve as 24 straight pieces, each point a
+#: weighted sum of the curve's four control points (the cubic Bernstein weights at t = 0, 1/24, ..., 1).
+_ALONG = np.linspace(0.0, 1.0, 25)
+_BERNSTEIN = np.stack([(1 - _ALONG) ** 3, 3 * (1 - _ALONG) ** 2 * _ALONG, 3 * (1 - _ALONG) * _ALONG ** 2,
+                       _ALONG ** 3], axis=1)
 
 
 def _obstacles(edges: list) -> tuple:
-    """What a frame's name must not cover, besides other boxes: edge labels (boxes) and the edges (each curve
-    as a polyline)."""
+    """What a frame's name must not cover, besides other boxes: edge labels (boxes) and the edges (every curve
+    cut into straight pieces, one row ``ax, ay, bx, by`` each)."""
     labels = []
     for e in edges:
         if e.get("lx") is not None and e["grad"]:
             half = text_width(label_text(e["grad"]), LABEL_SIZE, True) / 2
             labels.append((e["lx"] - half, e["ly"] - 13, e["lx"] + half, e["ly"] + 4))
-    return labels, [bezier_points(c, _ALONG) for e in edges for c in path_segments(e["path"])]
+    curves = [c for e in edges for c in path_segments(e["path"])]
+    if not curves:
+        return labels, np.empty((0, 4))
+    points = np.einsum("tk,nkd->ntd", _BERNSTEIN, np.array(curves, dtype=float)).round(1)  # (curves, 25, 2)
+    return labels, np.concatenate([points[:, :-1], points[:, 1:]], axis=2).reshape(-1, 4)
 
 
-def _spans(polylines: list, lo: float, hi: float) -> list:
-    """The x-intervals where the polylines pass between heights ``lo`` and ``hi``: each straight piece clipped
-    to that band.
+def _spans(pieces, lo: float, hi: float) -> list:
+    """The x-intervals where straight pieces (rows ``ax, ay, bx, by``) pass between heights ``lo`` and ``hi``:
+    each piece clipped to that band.
 
-    >>> _spans([[(0, 0), (10, 100)]], 40, 60)  # a steep line crosses the band between x = 4 and x = 6
+    >>> _spans(np.array([(0, 0, 10, 100)]), 40, 60)  # a steep line crosses the band between x = 4 and x = 6
     [(4.0, 6.0)]
     """
-    found = []
-    for line in polylines:
-        for (ax, ay), (bx, by) in zip(line, line[1:]):
-            if max(ay, by) < lo or min(ay, by) > hi:
-                continue
-            t0, t1 = (0.0, 1.0) if ay == by else sorted(((lo - ay) / (by - ay), (hi - ay) / (by - ay)))
-            xa, xb = ax + (bx - ax) * max(t0, 0.0), ax + (bx - ax) * min(t1, 1.0)
-            found.append((min(xa, xb), max(xa, xb)))
-    return found
+    ax, ay, bx, by = pieces[(np.maximum(pieces[:, 1], pieces[:, 3]) >= lo)
+                            & (np.minimum(pieces[:, 1], pieces[:, 3]) <= hi)].T
+    flat = ay == by
+    rise = np.where(flat, 1.0, by - ay)
+    ta, tb = (lo - ay) / rise, (hi - ay) / rise
+    t0 = np.where(flat, 0.0, np.minimum(ta, tb)).clip(0.0, None)
+    t1 = np.where(flat, 1.0, np.maximum(ta, tb)).clip(None, 1.0)
+    xa, xb = ax + (bx - ax) * t0, ax + (bx - ax) * t1
+    return list(zip(np.minimum(xa, xb).tolist(), np.maximum(xa, xb).tolist()))
 
 
 def _tab_place(g: dict, others: list, obstacles: tuple) -> tuple:
@@ -321,7 +330,7 @@ class Grouping:
             placed = model._geometry.place(nodes, edges, model.hidden, clusters)
         else:
             placed = self._collapsed(nodes, edges, model.hidden, member, groups, opened)
-        obstacles = _obstacles(placed["edges"]) if opened else ((), ())
+        obstacles = _obstacles(placed["edges"]) if opened else ((), np.empty((0, 4)))
         for g in groups:
             if g["expanded"]:
                 boxes = [placed["nodes"][i] for i in g["members"]]
