@@ -213,6 +213,21 @@ def atan2(input, other) -> Tensor:  # noqa: F811  (torch numbers ``other`` as ar
 arctan2 = atan2
 
 
+def _pairwise(name: str):
+    """``torch.NAME(input, other)`` for the method ``Tensor.NAME`` of two tensors (torch numbers ``other`` 2)."""
+    def pairwise(input, other) -> Tensor:
+        if not isinstance(other, Tensor):
+            raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
+        return getattr(_wrap(input), name)(other)
+    pairwise.__name__ = pairwise.__qualname__ = name
+    pairwise.__doc__ = getattr(Tensor, name).__doc__
+    return takes_out(pairwise)
+
+
+__all__ += ["hypot", "logaddexp", "logaddexp2"]
+hypot, logaddexp, logaddexp2 = (_pairwise(n) for n in ("hypot", "logaddexp", "logaddexp2"))
+
+
 def _atleast(tensors, fn, name: str):
     """atleast_1d / atleast_2d of one tensor, of several, or of a list of them (a tuple back)."""
     if len(tensors) == 1 and isinstance(tensors[0], Tensor):

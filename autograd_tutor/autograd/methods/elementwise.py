@@ -7,6 +7,7 @@ from ..dtypes import kind_name
 from ..function import shown
 from ..ops.activations import LogSoftmaxBackward0, SoftmaxBackward0
 from ..ops.elementwise import (AbsBackward0, AcosBackward0, AsinBackward0, Atan2Backward0, AtanBackward0,
+                               HypotBackward0, Logaddexp2Backward0, LogaddexpBackward0,
                                CeilBackward0, ClampBackward0, ClampBackward1, ClampMaxBackward0, ClampMaxBackward1,
                                ClampMinBackward0, ClampMinBackward1, CosBackward0, CoshBackward0, ErfBackward0,
                                ExpBackward0, Expm1Backward0, FloorBackward0, FracBackward0, Log10Backward0,
@@ -179,4 +180,22 @@ class ElementwiseMethods:
         return Atan2Backward0.apply(self, other)
 
     arctan2 = atan2
+
+    def _pairwise(self, other, name: str, function) -> "Tensor":
+        if not isinstance(other, Tensor):
+            raise TypeError(f"{name}(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}")
+        _broadcast_shape(self._data.shape, other._data.shape)
+        return function.apply(self, other)
+
+    def hypot(self, other):
+        """sqrt(self**2 + other**2), elementwise: the length of the vector (self, other)."""
+        return self._pairwise(other, "hypot", HypotBackward0)
+
+    def logaddexp(self, other):
+        """log(exp(self) + exp(other)), elementwise, without overflow (log-space addition of probabilities)."""
+        return self._pairwise(other, "logaddexp", LogaddexpBackward0)
+
+    def logaddexp2(self, other):
+        """log2(2**self + 2**other), elementwise, without overflow."""
+        return self._pairwise(other, "logaddexp2", Logaddexp2Backward0)
 

@@ -59,6 +59,9 @@ class InplaceMethods:
 
     arctan2_ = atan2_
 
+    def hypot_(self, other):
+        return self._inplace(lambda s: s.hypot(other), other)
+
     def _check_inplace(self, recorded: bool = None) -> None:
         """Torch's refusals of an in-place change, in its order; ``recorded``: whether the change is recorded
         (grad mode on and some input requires grad; by default, whether this tensor requires grad)."""

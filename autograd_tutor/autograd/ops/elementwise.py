@@ -37,7 +37,8 @@ __all__ = ["ExpBackward0", "LogBackward0", "TanhBackward0", "SigmoidBackward0", 
            "Expm1Backward0", "RsqrtBackward0", "Log2Backward0", "Log10Backward0", "TanBackward0", "AtanBackward0",
            "AsinBackward0", "AcosBackward0", "SinhBackward0", "CoshBackward0", "erf", "ErfBackward0", "TruncBackward0",
            "FracBackward0", "ClampBackward0", "ClampMinBackward0", "ClampMaxBackward0", "ClampMinBackward1",
-           "ClampMaxBackward1", "Atan2Backward0", "NanToNumBackward0"]
+           "ClampMaxBackward1", "Atan2Backward0", "NanToNumBackward0",
+           "HypotBackward0", "LogaddexpBackward0", "Logaddexp2Backward0"]
 
 
 class ExpBackward0(Function):
@@ -654,6 +655,77 @@ class Atan2Backward0(Function):
             else:  # at the origin the angle has no gradient: torch gives 0 there, not nan
                 recip = np.where(r2 == 0, 0, 1 / r2)
             return g * x * recip, g * -y * recip
+
+
+def _floating_pair(y, x, kernel: str) -> tuple:
+    """Both operands' arrays in their common dtype, which must be floating (torch's error names its kernel)."""
+    a, b = _promote(y, x)
+    if np.result_type(a).kind != "f":
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{kind_name(np.asarray(a))}\'')
+    return a, b
+
+
+class HypotBackward0(Function):
+    """z = hypot(x, y) = sqrt(x**2 + y**2), without overflow on the way;  dz/dx = x / z,  dz/dy = y / z.
+
+    >>> import autograd_tutor as torch
+    >>> x, y = torch.tensor(3., requires_grad=True), torch.tensor(4., requires_grad=True)
+    >>> z = torch.hypot(x, y); z.backward(); z, x.grad, y.grad
+    (tensor(5., grad_fn=<HypotBackward0>), tensor(0.6000), tensor(0.8000))
+    """
+    saved_names = ("self", "other")
+    saves_result = True
+
+    @staticmethod
+    def forward(ctx, x, y):
+        ctx.save(other=y, self=x)
+        return np.hypot(*_floating_pair(x, y, "hypot_cpu"))
+
+    @staticmethod
+    def backward(ctx, g):
+        t = _is_tensor(g)
+        x, y, z = ctx._unpack("self", t), ctx._unpack("other", t), ctx._unpack("result", t)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return g * x / z, g * y / z
+
+
+class LogaddexpBackward0(Function):
+    """z = log(exp(x) + exp(y)), computed as max(x, y) + log1p(exp(-|x - y|)) so that it never overflows;
+    dz/dx = 1 / (1 + exp(y - x)) (the softmax weight of x),  dz/dy = 1 / (1 + exp(x - y)).
+
+    >>> import autograd_tutor as torch
+    >>> x, y = torch.tensor(0., requires_grad=True), torch.tensor(0., requires_grad=True)
+    >>> z = torch.logaddexp(x, y); z.backward(); z, x.grad  # log(1 + 1), and half the weight
+    (tensor(0.6931, grad_fn=<LogaddexpBackward0>), tensor(0.5000))
+    """
+    saved_names = ("self", "other")
+    base = np.e
+    kernel = "logaddexp_cpu"
+
+    @classmethod
+    def forward(cls, ctx, x, y):
+        ctx.save(other=y, self=x)
+        a, b = _floating_pair(x, y, cls.kernel)
+        with np.errstate(invalid="ignore"):  # inf and -inf: their difference is nan, the answer is not
+            return (np.logaddexp if cls.base == np.e else np.logaddexp2)(a, b)
+
+    @classmethod
+    def backward(cls, ctx, g):
+        t = _is_tensor(g)
+        x, y = ctx._unpack("self", t), ctx._unpack("other", t)
+        with np.errstate(over="ignore", invalid="ignore"):
+            if cls.base == np.e:
+                up = (y - x).exp() if t else np.exp(y - x)
+                down = (x - y).exp() if t else np.exp(x - y)
+            else:
+                up, down = 2 ** (y - x), 2 ** (x - y)
+            return g / (1 + up), g / (1 + down)
+
+
+class Logaddexp2Backward0(LogaddexpBackward0):
+    """z = log2(2**x + 2**y);  dz/dx = 1 / (1 + 2**(y - x)),  dz/dy = 1 / (1 + 2**(x - y))."""
+    base = 2
+    kernel = "logaddexp2_cpu"
 
 
 class MaskedFillBackward0(indexing.MaskedFillBackward0):
