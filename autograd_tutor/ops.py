@@ -224,7 +224,13 @@ def _pairwise(name: str):
     return takes_out(pairwise)
 
 
-__all__ += ["hypot", "logaddexp", "logaddexp2"]
+__all__ += ["hypot", "logaddexp", "logaddexp2", "hardshrink"]
+
+
+def hardshrink(input, lambd=0.5) -> Tensor:
+    """input where |input| > lambd, else 0 (``F.hardshrink``)."""
+    return _wrap(input).hardshrink(lambd)
+
 hypot, logaddexp, logaddexp2 = (_pairwise(n) for n in ("hypot", "logaddexp", "logaddexp2"))
 
 

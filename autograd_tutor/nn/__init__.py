@@ -19,7 +19,7 @@ from .modules import (ELU, GELU, SELU, AdaptiveAvgPool1d, AdaptiveAvgPool2d, Ada
                       LogSigmoid, LogSoftmax, MaxPool1d, MaxPool2d, Mish, Module, ModuleDict, ModuleList, MSELoss,
                       NLLLoss, ParameterDict, ParameterList, ReLU, ReLU6, Sequential, Sigmoid, SiLU, SmoothL1Loss,
                       Softmax, Softplus, Tanh, Unflatten, ZeroPad1d, ZeroPad2d)
-from .modules import GLU, Hardsigmoid, Hardswish, Softmin, Softsign, Tanhshrink, Threshold
+from .modules import GLU, Hardshrink, Hardsigmoid, Hardswish, Softmin, Softshrink, Softsign, Tanhshrink, Threshold
 from .modules import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell, RMSNorm
 from .modules import (CosineEmbeddingLoss, GaussianNLLLoss, HingeEmbeddingLoss, MarginRankingLoss,
                       MultiLabelSoftMarginLoss, PairwiseDistance, PoissonNLLLoss, SoftMarginLoss, TripletMarginLoss)
@@ -34,7 +34,7 @@ __all__ = ["Parameter", "Module", "Identity", "Linear", "Bilinear", "Flatten", "
            "Conv1d", "Conv2d", "MaxPool1d", "MaxPool2d", "AvgPool2d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d",
            "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AvgPool1d", "ConstantPad1d", "ConstantPad2d", "ZeroPad1d",
            "ZeroPad2d", "CosineSimilarity", "Hardtanh", "ReLU6", "LogSigmoid", "SELU", "Mish", "HuberLoss",
-           "KLDivLoss", "Dropout2d", "Softmin", "Softsign", "Tanhshrink", "Threshold", "GLU", "Hardsigmoid",
+           "KLDivLoss", "Dropout2d", "Softmin", "Softsign", "Tanhshrink", "Softshrink", "Hardshrink", "Threshold", "GLU", "Hardsigmoid",
            "Hardswish", "RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell", "RMSNorm", "PReLU", "GroupNorm",
            "ConvTranspose1d", "ConvTranspose2d", "Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d", "MultiheadAttention", "TransformerEncoderLayer", "TransformerEncoder", "functional", "init",
            "utils", "PairwiseDistance", "GaussianNLLLoss", "PoissonNLLLoss", "MarginRankingLoss", "HingeEmbeddingLoss",

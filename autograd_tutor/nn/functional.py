@@ -17,7 +17,7 @@ The functions live by family in ``nn/_functional/`` (``activation.py``, ``loss.p
 from ._functional.activation import (elu, elu_, gelu, hardtanh, hardtanh_, leaky_relu, leaky_relu_, log_softmax,
                                      logsigmoid, mish, relu, relu6, relu_, selu, selu_, sigmoid, silu, softmax,
                                      softplus, tanh, prelu)
-from ._functional.activation import (glu, hardsigmoid, hardswish, softmin, softsign, tanhshrink, threshold,
+from ._functional.activation import (glu, hardshrink, hardsigmoid, hardswish, softmin, softshrink, softsign, tanhshrink, threshold,
                                      threshold_)
 from ._functional.adaptive_pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool1d,
                                            adaptive_max_pool2d, avg_pool1d)
@@ -44,7 +44,7 @@ __all__ = ["linear", "bilinear", "dropout", "dropout2d", "relu", "relu_", "leaky
            "batch_norm", "conv1d", "conv2d", "max_pool1d", "max_pool2d", "avg_pool2d", "pad", "normalize",
            "cosine_similarity", "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool1d",
            "adaptive_max_pool2d", "avg_pool1d", "relu6", "hardtanh", "hardtanh_", "logsigmoid", "selu", "selu_", "mish",
-           "huber_loss", "kl_div", "softmin", "softsign", "tanhshrink", "threshold", "threshold_", "glu",
+           "huber_loss", "kl_div", "softmin", "softsign", "tanhshrink", "softshrink", "hardshrink", "threshold", "threshold_", "glu",
            "hardsigmoid", "hardswish", "scaled_dot_product_attention", "rms_norm", "prelu", "group_norm",
            "conv_transpose1d", "conv_transpose2d", "interpolate", "upsample", "multi_head_attention_forward", "gaussian_nll_loss",
            "poisson_nll_loss", "pairwise_distance", "triplet_margin_loss", "margin_ranking_loss", "hinge_embedding_loss",

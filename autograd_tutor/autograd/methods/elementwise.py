@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..dtypes import kind_name
 from ..function import shown
-from ..ops.activations import LogSoftmaxBackward0, SoftmaxBackward0
+from ..ops.activations import HardshrinkBackward0, LogSoftmaxBackward0, SoftmaxBackward0
 from ..ops.elementwise import (AbsBackward0, AcosBackward0, AsinBackward0, Atan2Backward0, AtanBackward0,
                                HypotBackward0, Logaddexp2Backward0, LogaddexpBackward0,
                                CeilBackward0, ClampBackward0, ClampBackward1, ClampMaxBackward0, ClampMaxBackward1,
@@ -186,6 +186,10 @@ class ElementwiseMethods:
             raise TypeError(f"{name}(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}")
         _broadcast_shape(self._data.shape, other._data.shape)
         return function.apply(self, other)
+
+    def hardshrink(self, lambd=0.5):
+        """self where |self| > lambd, else 0 (``F.hardshrink``)."""
+        return HardshrinkBackward0.apply(self, lambd=float(lambd) if isinstance(lambd, Tensor) else lambd)
 
     def hypot(self, other):
         """sqrt(self**2 + other**2), elementwise: the length of the vector (self, other)."""

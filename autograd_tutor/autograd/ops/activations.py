@@ -34,7 +34,8 @@ __all__ = ["SoftmaxBackward0", "LogSoftmaxBackward0", "LeakyReluBackward0", "Lea
            "LeakyReluBackwardBackward0", "GeluBackward0", "GeluBackwardBackward0", "SiluBackward0", "SoftplusBackward0",
            "SoftplusBackwardBackward0", "EluBackward0", "EluBackward1", "EluBackwardBackward0", "HardtanhBackward0",
            "LogSigmoidBackward0", "MishBackward0", "HuberLossBackward0", "ThresholdBackward0", "ThresholdBackward1",
-           "GluBackward0", "HardsigmoidBackward0", "HardswishBackward0", "PreluKernelBackward0"]
+           "GluBackward0", "HardsigmoidBackward0", "HardswishBackward0", "PreluKernelBackward0",
+           "SoftshrinkBackward0", "HardshrinkBackward0", "SoftshrinkBackwardBackward0", "HardshrinkBackwardBackward0"]
 
 
 def _last_dim_rows(d: np.ndarray, dim: int) -> bool:
@@ -450,6 +451,77 @@ class HardtanhBackward0(Function):
         _needs_array_only(ctx, g, "hardtanh")
         x = ctx._unpack("self", False)
         return _scalar_at_nan(np.where((x > ctx.min_val) & (x < ctx.max_val), g, 0).astype(g.dtype), x, g)
+
+
+def _shrink_mask(x: np.ndarray, lambd) -> np.ndarray:
+    """Where a shrink's gradient is 0: -lambd <= x <= lambd (nan is outside: its gradient passes)."""
+    t = x.dtype.type(lambd)
+    return (x >= -t) & (x <= t)
+
+
+class SoftshrinkBackward0(Function):
+    """z = x - lambd above lambd, x + lambd below -lambd, 0 between (a soft threshold: small values vanish, the
+    others move towards 0 by lambd);  dz/dx = 1 where |x| > lambd, else 0.
+
+    >>> import autograd_tutor as torch
+    >>> torch.nn.functional.softshrink(torch.tensor([-2., 0.25, 1.]), 0.5)
+    tensor([-1.5000,  0.0000,  0.5000])
+    """
+    saved_names = ("lambd", "self")
+    kernel = "softshrink_check"
+
+    @classmethod
+    def forward(cls, ctx, x, lambd):
+        d = _floating(x, cls.kernel)
+        ctx.save(lambd=lambd, self=x)
+        return cls.shrunk(d, d.dtype.type(lambd))
+
+    @staticmethod
+    def shrunk(d, t):
+        with np.errstate(invalid="ignore"):  # (inf * 0, computed for the entries the other branches take)
+            return np.where(d > t, d - t, np.where(d < -t, d + t, d * d.dtype.type(0)))  # -0.2 * 0 is -0., as torch's
+
+    @classmethod
+    def backward(cls, ctx, g):
+        x = ctx._unpack("self", _is_tensor(g))
+        if _is_tensor(g):
+            return cls.twice.apply(g, x, lambd=ctx.lambd)
+        return np.where(_shrink_mask(x, ctx.lambd), g.dtype.type(0), g)
+
+
+class HardshrinkBackward0(SoftshrinkBackward0):
+    """z = x where |x| > lambd, else 0 (a hard threshold);  dz/dx = 1 where |x| > lambd, else 0."""
+    kernel = "hardshrink_cpu"
+
+    @staticmethod
+    def shrunk(d, t):
+        return np.where((d >= -t) & (d <= t), d.dtype.type(0), d)
+
+
+class SoftshrinkBackwardBackward0(Function):
+    """gx = g where |x| > lambd, else 0: a shrink's gradient, recorded to differentiate it again;
+    d gx / d g = the same mask, d gx / d x = 0 (torch returns zeros)."""
+    saved_names = ("lambd", "self")
+
+    @staticmethod
+    def forward(ctx, g, x, lambd):
+        ctx.save(lambd=lambd, self=x)
+        return np.where(_shrink_mask(x._data, lambd), g._data.dtype.type(0), g._data)
+
+    @classmethod
+    def backward(cls, ctx, gg):
+        x = ctx._unpack("self", _is_tensor(gg))
+        if _is_tensor(gg):
+            return cls.apply(gg, x, lambd=ctx.lambd), type(gg)._make(np.zeros_like(gg._data))
+        return np.where(_shrink_mask(x, ctx.lambd), gg.dtype.type(0), gg), np.zeros_like(gg)
+
+
+class HardshrinkBackwardBackward0(SoftshrinkBackwardBackward0):
+    """The same for hardshrink, whose gradient has the same mask."""
+
+
+SoftshrinkBackward0.twice = SoftshrinkBackwardBackward0
+HardshrinkBackward0.twice = HardshrinkBackwardBackward0
 
 
 class PreluKernelBackward0(Function):

@@ -14,17 +14,20 @@ from __future__ import annotations
 
 import warnings
 
+import numpy as np
 
+from ...autograd.dtypes import kind_name
 from ...autograd.ops.activations import (EluBackward0, EluBackward1, GeluBackward0, GluBackward0,
-                                         HardsigmoidBackward0, HardswishBackward0, HardtanhBackward0,
+                                         HardshrinkBackward0, HardsigmoidBackward0, HardswishBackward0, HardtanhBackward0,
                                          LeakyReluBackward0, LeakyReluBackward1, LogSigmoidBackward0, MishBackward0, PreluKernelBackward0,
-                                         SiluBackward0, SoftplusBackward0, ThresholdBackward0, ThresholdBackward1)
+                                         SiluBackward0, SoftplusBackward0, SoftshrinkBackward0, ThresholdBackward0,
+                                         ThresholdBackward1)
 from ...autograd.tensor import _dim
 from ...autograd.tensor import Tensor
 
 __all__ = ["relu", "relu_", "leaky_relu", "leaky_relu_", "gelu", "silu", "softplus", "elu", "elu_", "tanh", "sigmoid",
            "softmax", "log_softmax", "hardtanh", "hardtanh_", "relu6", "logsigmoid", "selu", "selu_", "mish",
-           "softmin", "softsign", "tanhshrink", "threshold", "threshold_", "glu", "hardsigmoid", "hardswish", "prelu"]
+           "softmin", "softsign", "tanhshrink", "softshrink", "hardshrink", "threshold", "threshold_", "glu", "hardsigmoid", "hardswish", "prelu"]
 
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
@@ -187,6 +190,21 @@ def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=N
 def softsign(input: Tensor) -> Tensor:
     """x / (1 + |x|): a tanh-like squashing into (-1, 1), written out as torch writes it (DivBackward0)."""
     return input / (input.abs() + 1)
+
+
+def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
+    """x - lambd above lambd, x + lambd below -lambd, 0 between (SoftshrinkBackward0)."""
+    lambd = float(lambd) if isinstance(lambd, Tensor) else lambd
+    data = input._data
+    if data.dtype.kind == "f" and not 0 <= lambd <= np.finfo(data.dtype).max:
+        raise RuntimeError(f"lambda must be in range [0, {float(np.finfo(data.dtype).max):g}] for input dtype "
+                           f"{kind_name(data)}, but found {lambd:g}")
+    return SoftshrinkBackward0.apply(input, lambd=lambd)
+
+
+def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
+    """x where |x| > lambd, else 0 (HardshrinkBackward0)."""
+    return HardshrinkBackward0.apply(input, lambd=float(lambd) if isinstance(lambd, Tensor) else lambd)
 
 
 def tanhshrink(input: Tensor) -> Tensor:

@@ -16,7 +16,7 @@ Sequential(
 """
 from .activation import (ELU, GELU, Hardtanh, LeakyReLU, LogSigmoid, LogSoftmax, Mish, ReLU, ReLU6, SELU, Sigmoid, SiLU,
                          Softmax, Softplus, Tanh)
-from .activation import GLU, Hardsigmoid, Hardswish, PReLU, Softmin, Softsign, Tanhshrink, Threshold
+from .activation import GLU, Hardshrink, Hardsigmoid, Hardswish, PReLU, Softmin, Softshrink, Softsign, Tanhshrink, Threshold
 from .attention import MultiheadAttention
 from .batchnorm import BatchNorm1d, BatchNorm2d
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
@@ -46,7 +46,7 @@ __all__ = ["ReLU", "LeakyReLU", "GELU", "SiLU", "Softplus", "ELU", "Tanh", "Sigm
            "L1Loss", "SmoothL1Loss", "HuberLoss", "KLDivLoss", "Module", "LayerNorm", "ConstantPad2d", "ConstantPad1d",
            "ZeroPad2d", "ZeroPad1d", "MaxPool2d", "MaxPool1d", "AvgPool2d", "AdaptiveAvgPool2d", "AdaptiveAvgPool1d",
            "AdaptiveMaxPool2d", "AdaptiveMaxPool1d", "AvgPool1d", "Embedding", "EmbeddingBag", "Softmin", "Softsign",
-           "Tanhshrink", "Threshold", "GLU", "Hardsigmoid", "Hardswish",
+           "Tanhshrink", "Softshrink", "Hardshrink", "Threshold", "GLU", "Hardsigmoid", "Hardswish",
            "RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell", "RMSNorm", "PReLU", "GroupNorm", "ConvTranspose1d",
            "ConvTranspose2d", "Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d", "MultiheadAttention", "TransformerEncoderLayer",
            "TransformerEncoder", "PairwiseDistance", "GaussianNLLLoss", "PoissonNLLLoss", "MarginRankingLoss", "HingeEmbeddingLoss",

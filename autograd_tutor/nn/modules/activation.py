@@ -24,7 +24,7 @@ from ..parameter import Parameter
 from .module import Module
 
 __all__ = ["ReLU", "LeakyReLU", "GELU", "SiLU", "Softplus", "ELU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax",
-           "Hardtanh", "ReLU6", "LogSigmoid", "SELU", "Mish", "Softmin", "Softsign", "Tanhshrink", "Threshold", "GLU",
+           "Hardtanh", "ReLU6", "LogSigmoid", "SELU", "Mish", "Softmin", "Softsign", "Tanhshrink", "Softshrink", "Hardshrink", "Threshold", "GLU",
            "Hardsigmoid", "Hardswish", "PReLU"]
 
 
@@ -212,6 +212,32 @@ class Softsign(Module):
 
     def forward(self, input: Tensor) -> Tensor:
         return F.softsign(input)
+
+
+class Softshrink(Module):
+    """x - lambd above lambd, x + lambd below -lambd, 0 between: F.softshrink.
+
+    >>> import autograd_tutor as torch
+    >>> torch.nn.Softshrink(0.25)
+    Softshrink(0.25)
+    """
+
+    def __init__(self, lambd: float = 0.5) -> None:
+        super().__init__()
+        self.lambd = lambd
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.softshrink(input, self.lambd)
+
+    def extra_repr(self) -> str:
+        return str(self.lambd)
+
+
+class Hardshrink(Softshrink):
+    """x where |x| > lambd, else 0: F.hardshrink."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.hardshrink(input, self.lambd)
 
 
 class Tanhshrink(Module):
