@@ -8,12 +8,14 @@ name, or combines several tensors.
 from __future__ import annotations
 
 import builtins
+import numbers
 
 import numpy as np
 
 from ._einsum import einsum
 from .autograd.arguments import numpy_names, takes_out, takes_outs, TAKES_OUTS
 from .autograd.ops.arithmetic import RsubBackward0, RsubBackward1
+from .autograd.ops.numerics import _promote
 from .autograd.ops.selection import WhereBackward0
 from .autograd.ops.linalg import BlockDiagBackward0, CdistBackward0
 from .autograd.ops.reductions import StdMeanBackward0, VarMeanBackward0
@@ -224,7 +226,7 @@ def _pairwise(name: str):
     return takes_out(pairwise)
 
 
-__all__ += ["hypot", "logaddexp", "logaddexp2", "hardshrink"]
+__all__ += ["hypot", "logaddexp", "logaddexp2", "hardshrink", "isin"]
 
 
 def hardshrink(input, lambd=0.5) -> Tensor:
@@ -536,6 +538,33 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
         out._data = result._data
         return out
     return result
+
+
+_ISIN = ("isin() received an invalid combination of arguments - got ({}), but expected one of:\n"
+         " * (Tensor elements, Tensor test_elements, *, bool assume_unique = False, bool invert = False, Tensor out = None)\n"
+         " * (Number element, Tensor test_elements, *, bool assume_unique = False, bool invert = False, Tensor out = None)\n"
+         " * (Tensor elements, Number test_element, *, bool assume_unique = False, bool invert = False, Tensor out = None)\n")
+
+
+@takes_out
+def isin(elements, test_elements, *, assume_unique=False, invert=False) -> Tensor:
+    """Whether each of ``elements`` is one of ``test_elements`` (``invert``: is not), as a bool tensor of the
+    elements' shape; the two are compared in their common dtype, and nan is in nothing. Never recorded.
+
+    >>> import autograd_tutor as torch
+    >>> torch.isin(torch.tensor([1, 2, 3]), torch.tensor([2, 5]))
+    tensor([False,  True, False])
+    """
+    given = (elements, test_elements)
+    if not builtins.all(isinstance(x, (Tensor, numbers.Number)) for x in given) \
+            or not builtins.any(isinstance(x, Tensor) for x in given):
+        raise TypeError(_ISIN.format(", ".join("Tensor" if isinstance(x, Tensor) else type(x).__name__
+                                               for x in given)))
+    a, b = _wrap(elements), _wrap(test_elements)
+    if a._data.dtype == np.bool_ or b._data.dtype == np.bool_:
+        raise RuntimeError("Unsupported input type encountered for isin(): Bool")
+    da, db = _promote(a, b)
+    return Tensor._make(np.isin(np.asarray(da), np.asarray(db), assume_unique=assume_unique, invert=invert))
 
 
 def bucketize(input, boundaries, *, out_int32=False, right=False, out=None) -> Tensor:
