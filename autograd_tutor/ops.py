@@ -226,7 +226,12 @@ def _pairwise(name: str):
     return takes_out(pairwise)
 
 
-__all__ += ["hypot", "logaddexp", "logaddexp2", "hardshrink", "isin"]
+__all__ += ["hypot", "logaddexp", "logaddexp2", "hardshrink", "isin", "diag_embed"]
+
+
+def diag_embed(input, offset=0, dim1=-2, dim2=-1) -> Tensor:
+    """The last dim of input on the ``offset`` diagonal over dims dim1 and dim2 of a new tensor (``Tensor.diag_embed``)."""
+    return _wrap(input).diag_embed(offset, dim1, dim2)
 
 
 def hardshrink(input, lambd=0.5) -> Tensor:

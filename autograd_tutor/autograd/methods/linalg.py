@@ -121,6 +121,14 @@ class LinalgMethods:
             return DiagonalBackward0_copy.apply(self, offset=diagonal)
         raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {self.ndim}D")
 
+    def diag_embed(self, offset=0, dim1=-2, dim2=-1):
+        """The last dim written on the ``offset`` diagonal over dims dim1 and dim2 of a new tensor one dim
+        larger, zeros elsewhere: a (B, n) batch of vectors gives a (B, n, n) batch of diagonal matrices."""
+        d1, d2 = _dim(dim1, self.ndim + 1), _dim(dim2, self.ndim + 1)
+        if d1 == d2:
+            raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+        return DiagEmbedBackward0.apply(self, offset=offset, dim1=dim1, dim2=dim2)
+
     def diagonal(self, offset=0, dim1=0, dim2=1):
         """The ``offset`` diagonal over dims dim1 and dim2, as a view whose last dim runs along it:
         ``m.diagonal()`` of a matrix is (m[0, 0], m[1, 1], ...); a (2, 3, 3) batch gives shape (2, 3)."""

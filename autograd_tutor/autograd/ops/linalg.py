@@ -242,18 +242,33 @@ class AddmmBackward0(Function):
 
 
 class DiagEmbedBackward0(Function):
-    """Z = a square matrix with the vector v on its diagonal (``offset`` above it, below if negative), zeros
-    elsewhere;  dv = the same diagonal of G."""
+    """Z = zeros one dim larger than v, with v's last dim written on the ``offset`` diagonal over dims dim1 and dim2
+    (above it if offset > 0, below if < 0): a vector becomes a diagonal matrix, a batch of vectors a batch of them;
+    dv = that diagonal of G.
+
+    >>> import autograd_tutor as torch
+    >>> torch.diag_embed(torch.tensor([[1., 2.], [3., 4.]]))[1]
+    tensor([[3., 0.],
+            [0., 4.]])
+    """
 
     @staticmethod
-    def forward(ctx, v, offset):
-        ctx.show(dim1=-2, dim2=-1, offset=offset)
-        ctx._offset = offset
-        return np.diag(v._data, offset)
+    def forward(ctx, v, offset, dim1=-2, dim2=-1):
+        ctx.show(dim1=dim1, dim2=dim2, offset=offset)
+        d = v._data
+        dims = (dim1 % (d.ndim + 1), dim2 % (d.ndim + 1))
+        ctx._offset, ctx._dims = offset, dims
+        sizes = list(d.shape[:-1])
+        for at in sorted(dims):
+            sizes.insert(at, d.shape[-1] + abs(offset))
+        return _on_diagonal(d, tuple(sizes), offset, *dims)
 
     @staticmethod
     def backward(ctx, g):
-        return DiagonalBackward0.apply(g, offset=ctx._offset) if _is_tensor(g) else np.diagonal(g, ctx._offset).copy()
+        (dim1, dim2), offset = ctx._dims, ctx._offset
+        if _is_tensor(g):
+            return DiagonalBackward0.apply(g, offset=offset, dim1=dim1, dim2=dim2)
+        return _diagonal_view(g, offset, dim1, dim2).copy()
 
 
 def _diagonal_view(a: np.ndarray, offset: int, dim1: int, dim2: int) -> np.ndarray:
