@@ -226,12 +226,24 @@ def _pairwise(name: str):
     return takes_out(pairwise)
 
 
-__all__ += ["hypot", "logaddexp", "logaddexp2", "hardshrink", "isin", "diag_embed"]
+__all__ += ["hypot", "logaddexp", "logaddexp2", "hardshrink", "isin", "diag_embed", "take", "put"]
 
 
 def diag_embed(input, offset=0, dim1=-2, dim2=-1) -> Tensor:
     """The last dim of input on the ``offset`` diagonal over dims dim1 and dim2 of a new tensor (``Tensor.diag_embed``)."""
     return _wrap(input).diag_embed(offset, dim1, dim2)
+
+
+def take(input, index) -> Tensor:
+    """The elements of input at ``index``, input read as one flat row (``Tensor.take``)."""
+    if not isinstance(index, Tensor):
+        raise TypeError(f"take(): argument 'index' (position 2) must be Tensor, not {type(index).__name__}")
+    return _wrap(input).take(index)
+
+
+def put(input, index, source, accumulate=False) -> Tensor:
+    """A copy of input with source written at the flat ``index`` (``Tensor.put``)."""
+    return _wrap(input).put(index, source, accumulate)
 
 
 def hardshrink(input, lambd=0.5) -> Tensor:

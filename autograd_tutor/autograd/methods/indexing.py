@@ -23,7 +23,7 @@ from ..function import shown
 from ..ops.indexing import (GatherBackward0, IndexAddBackward0, IndexBackward0, IndexFillBackward0,
                             IndexFillBackward1, IndexPutBackward0, IndexSelectBackward0, MaskedFillBackward0,
                             MaskedScatterBackward0, MaskedSelectBackward0, ScatterAddBackward0, ScatterBackward0,
-                            ScatterBackward1, SelectBackward0, SliceBackward0)
+                            PutBackward0, ScatterBackward1, SelectBackward0, SliceBackward0, TakeBackward0)
 from ..ops.shape import AliasBackward0
 from ..tensor import _broadcast_shape, _dim, _wrap, Tensor
 
@@ -406,6 +406,29 @@ class IndexingMethods:
             raise RuntimeError(f"index {bad[0]} is out of bounds for dimension {d} with size {n}")
         return shown(GatherBackward0.apply(self, dim=d, index=index), dim=dim)
 
+    def take(self, index):
+        """The elements at ``index`` of the tensor read as one flat row (a negative index counts from the end);
+        the result has the index's shape."""
+        _long_index(index, "take", 1)
+        return TakeBackward0.apply(self, index)
+
+    def put(self, index, source, accumulate=False):
+        """A copy with ``source``'s elements written at ``index`` of the tensor read as one flat row (added, when
+        ``accumulate``, repeats adding up)."""
+        _long_index(index, "put", 1)
+        if not isinstance(source, Tensor):
+            raise TypeError(f"put(): argument 'source' (position 2) must be Tensor, not {type(source).__name__}")
+        if source.numel() != index.numel():
+            raise IndexError("put_(): Expected source and index to have the same number of elements, but got "
+                             f"source.numel() = {source.numel()}, index.numel() = {index.numel()}")
+        if source._data.dtype != self._data.dtype:
+            raise RuntimeError(f"put_(): self and source expected to have the same dtype, but got self.dtype = "
+                               f"{kind_name(self._data)} and source.dtype = {kind_name(source._data)}")
+        return PutBackward0.apply(self, source, index=index, accumulate=accumulate)
+
+    def put_(self, index, source, accumulate=False):
+        return self._inplace(lambda s: s.put(index, source, accumulate), source)
+
     def index_select(self, dim, index):
         """The slices at ``index`` (a 1-D integer tensor) along ``dim``, in that order, repeats allowed."""
         if not isinstance(index, Tensor):
@@ -470,3 +493,11 @@ class IndexingMethods:
                 raise IndexError(str(exc).replace("for axis", "for dimension")) from None
             self._vbox[0] += 1
 
+
+def _long_index(index, name: str, position: int) -> None:
+    """torch's errors for an index that is not a tensor of int64."""
+    if not isinstance(index, Tensor):
+        raise TypeError(f"{name}(): argument 'index' (position {position}) must be Tensor, not {type(index).__name__}")
+    if index._data.dtype != np.int64:
+        raise RuntimeError(f"{'put_' if name == 'put' else name}(): Expected a long tensor for index, but got "
+                           f"{kind_name(index._data)}")

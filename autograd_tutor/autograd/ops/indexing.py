@@ -21,7 +21,7 @@ __all__ = ["SliceBackward0", "SelectBackward0", "IndexBackward0", "IndexPutBackw
            "SliceBackwardBackward0", "SelectBackwardBackward0", "IndexPutImplBackward0", "ScatterBackward0",
            "GatherBackward0", "gathered_back", "ScatterAddBackward0", "MaskedFillBackward0", "IndexSelectBackward0",
            "MaskedSelectBackward0", "MaskedFillBackward1", "ScatterBackward1", "IndexAddBackward0",
-           "IndexFillBackward0", "IndexFillBackward1", "MaskedScatterBackward0"]
+           "IndexFillBackward0", "IndexFillBackward1", "MaskedScatterBackward0", "TakeBackward0", "PutBackward0"]
 
 
 class SliceBackward0(Function):
@@ -219,6 +219,74 @@ class GatherBackward0(Function):
     def backward(ctx, g):
         index = ctx._unpack("index", _is_tensor(g))  # unpacked before self, as torch does (saved-tensor hooks see it)
         return gathered_back(g, ctx._unpack("self", False), ctx.dim, index)
+
+
+def _flat_index(index: np.ndarray, numel: int, what: str) -> np.ndarray:
+    """``index`` into a flattened tensor of ``numel`` elements, negative ones counted from the end (torch's
+    errors for an empty tensor and for an index outside it)."""
+    if numel == 0 and index.size:
+        raise IndexError(f"{what}(): tried to take from an empty tensor")
+    bad = (index >= numel) | (index < -numel)
+    if bad.any():
+        raise IndexError(f"out of range: tried to access index {index[bad].flat[0]} on a tensor of {numel} elements.")
+    return np.where(index < 0, index + numel, index)
+
+
+class TakeBackward0(Function):
+    """z = x.flatten()[index] (the result has the index's shape);  dx = zeros with g added back at the index
+    (repeats add up: torch's ``zeros.put_(index, grad, accumulate=True)``, recorded as PutBackward0 when needed).
+
+    >>> import autograd_tutor as torch
+    >>> torch.take(torch.tensor([[4., 3.], [5., 6.]]), torch.tensor([0, 3]))
+    tensor([4., 6.])
+    """
+    saved_names = ("index", "self")
+
+    @staticmethod
+    def forward(ctx, x, index):
+        ctx.save(index=index, self=x)
+        d = x._data
+        return d.reshape(-1)[_flat_index(index._data, d.size, "take")]
+
+    @staticmethod
+    def backward(ctx, g):
+        t = _is_tensor(g)
+        index, x = ctx._unpack("index", t), ctx._unpack("self", False)
+        if t:
+            return PutBackward0.apply(Tensor._make(np.zeros(x.shape, g._data.dtype)), g, index=index,
+                                      accumulate=True)
+        return _put(np.zeros(x.shape, g.dtype), np.asarray(index), g, True)
+
+
+def _put(d: np.ndarray, index: np.ndarray, source: np.ndarray, accumulate: bool) -> np.ndarray:
+    """``d`` (changed and returned) with ``source`` written (or added, repeats adding up) at the flat ``index``."""
+    flat, at = d.reshape(-1), _flat_index(index, d.size, "put").reshape(-1)
+    if accumulate:
+        np.add.at(flat, at, source.reshape(-1))
+    else:
+        flat[at] = source.reshape(-1)
+    return d
+
+
+class PutBackward0(Function):
+    """z = x with source written at the flat ``index`` (added when ``accumulate``);
+    dx = g, with zeros at the index unless accumulating;  dsource = g.take(index), in source's shape."""
+    saved_names = ("accumulate", "index", "source")
+
+    @staticmethod
+    def forward(ctx, x, source, index, accumulate=False):
+        ctx.save(accumulate=accumulate, index=index, source=source)
+        return _put(x._data.copy(), index._data, source._data, accumulate)
+
+    @staticmethod
+    def backward(ctx, g):
+        t = _is_tensor(g)
+        index, shape = ctx._unpack("index", t), ctx._unpack("source", False).shape
+        if t:
+            gx = g if ctx.accumulate else g.put(index, Tensor._make(np.zeros(shape, g._data.dtype)))
+            return gx, g.take(index).reshape(shape)
+        gx = g if ctx.accumulate else _put(g.copy(), np.asarray(index), np.zeros(shape, g.dtype), False)
+        return gx, g.reshape(-1)[_flat_index(np.asarray(index), g.size, "take")].reshape(shape)
 
 
 def gathered_back(g, x: np.ndarray, dim: int, index):
