@@ -25,7 +25,8 @@ a = torch.ones(4, requires_grad=True); b = a * 2; b.put_(torch.tensor([0, 0]), t
 b.sum().backward(); print(a.grad)
 for c in [lambda: torch.put(w, j, torch.tensor([1.])), lambda: torch.put(w, j.float(), s), lambda: torch.put(w, torch.tensor([9]), torch.tensor([1.])),
           lambda: torch.put(w, j, s.double()), lambda: torch.take(torch.tensor([]), torch.tensor([0])), lambda: torch.take(x, torch.tensor([6])),
-          lambda: torch.take(x, torch.tensor([1.])), lambda: torch.take(x, torch.tensor([-7])), lambda: torch.take(x, [1]), lambda: x.take([1])]:
+          lambda: torch.take(x, torch.tensor([1.])), lambda: torch.take(x, torch.tensor([-7])), lambda: torch.take(x, [1]), lambda: x.take([1]),
+          lambda: torch.put(torch.tensor([]), torch.tensor([0]), torch.tensor([1.])), lambda: torch.take(torch.tensor([]), torch.tensor([], dtype=torch.long))]:
     try: print(c())
     except Exception as e: print(type(e).__name__, e)
 """

@@ -409,13 +409,13 @@ class IndexingMethods:
     def take(self, index):
         """The elements at ``index`` of the tensor read as one flat row (a negative index counts from the end);
         the result has the index's shape."""
-        _long_index(index, "take", 1)
+        _long_index(index, "take")
         return TakeBackward0.apply(self, index)
 
     def put(self, index, source, accumulate=False):
         """A copy with ``source``'s elements written at ``index`` of the tensor read as one flat row (added, when
         ``accumulate``, repeats adding up)."""
-        _long_index(index, "put", 1)
+        _long_index(index, "put")
         if not isinstance(source, Tensor):
             raise TypeError(f"put(): argument 'source' (position 2) must be Tensor, not {type(source).__name__}")
         if source.numel() != index.numel():
@@ -494,10 +494,10 @@ class IndexingMethods:
             self._vbox[0] += 1
 
 
-def _long_index(index, name: str, position: int) -> None:
+def _long_index(index, name: str) -> None:
     """torch's errors for an index that is not a tensor of int64."""
     if not isinstance(index, Tensor):
-        raise TypeError(f"{name}(): argument 'index' (position {position}) must be Tensor, not {type(index).__name__}")
+        raise TypeError(f"{name}(): argument 'index' (position 1) must be Tensor, not {type(index).__name__}")
     if index._data.dtype != np.int64:
         raise RuntimeError(f"{'put_' if name == 'put' else name}(): Expected a long tensor for index, but got "
                            f"{kind_name(index._data)}")

@@ -221,11 +221,15 @@ class GatherBackward0(Function):
         return gathered_back(g, ctx._unpack("self", False), ctx.dim, index)
 
 
+_EMPTY = {"take": "take(): tried to take from an empty tensor",
+          "put": "put_(): Tried to put elements into an empty tensor"}
+
+
 def _flat_index(index: np.ndarray, numel: int, what: str) -> np.ndarray:
     """``index`` into a flattened tensor of ``numel`` elements, negative ones counted from the end (torch's
-    errors for an empty tensor and for an index outside it)."""
+    errors for an empty tensor, by ``what``: "take" or "put", and for an index outside it)."""
     if numel == 0 and index.size:
-        raise IndexError(f"{what}(): tried to take from an empty tensor")
+        raise IndexError(_EMPTY[what])
     bad = (index >= numel) | (index < -numel)
     if bad.any():
         raise IndexError(f"out of range: tried to access index {index[bad].flat[0]} on a tensor of {numel} elements.")

@@ -18,7 +18,7 @@ import numpy as np
 
 from ...autograd.dtypes import kind_name
 from ...autograd.ops.activations import (EluBackward0, EluBackward1, GeluBackward0, GluBackward0,
-                                         HardshrinkBackward0, HardsigmoidBackward0, HardswishBackward0, HardtanhBackward0,
+                                         HardsigmoidBackward0, HardswishBackward0, HardtanhBackward0,
                                          LeakyReluBackward0, LeakyReluBackward1, LogSigmoidBackward0, MishBackward0, PreluKernelBackward0,
                                          SiluBackward0, SoftplusBackward0, SoftshrinkBackward0, ThresholdBackward0,
                                          ThresholdBackward1)
@@ -204,7 +204,7 @@ def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
 
 def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
     """x where |x| > lambd, else 0 (HardshrinkBackward0)."""
-    return HardshrinkBackward0.apply(input, lambd=float(lambd) if isinstance(lambd, Tensor) else lambd)
+    return input.hardshrink(lambd)
 
 
 def tanhshrink(input: Tensor) -> Tensor:
