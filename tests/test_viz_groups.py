@@ -6,6 +6,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import autograd_tutor as torch
 from autograd_tutor import events, nn
@@ -13,7 +15,7 @@ from autograd_tutor.viz import GraphModel, to_svg
 from autograd_tutor.viz.boxes import node_size
 from autograd_tutor.viz.format import Value
 from autograd_tutor.viz.groups import CALLS, ModuleCalls, module_names, module_text
-from autograd_tutor.viz.heat import heat_of
+from autograd_tutor.viz.heat import LABEL_HEAT, heat_of, heats_of
 
 sys.path.insert(0, str(Path(__file__).parent))
 import viz_suite  # noqa: E402
@@ -65,6 +67,37 @@ def test_nested_calls_are_recorded_inside_out():
         calls.stop()
     names = [(c.type_name, c.nested) for c in sorted(calls.since(0), key=lambda c: c.end)]
     assert names == [("Linear", False), ("Tanh", False), ("Linear", False), ("Sequential", True)]
+
+
+def test_since_finds_the_calls_of_a_window_among_a_training_loops_later_ones():
+    """since() reads the record from a bisection and stops at the first outermost call past the window: the
+    same calls as filtering the whole record, also for a call that holds the window's end, and for an outer call
+    in progress through the whole loop (it ends last of all)."""
+    calls = ModuleCalls()
+    calls.start()
+
+    class Outer(nn.Module):  # a module whose call runs a whole loop of inner calls
+        def __init__(self):
+            super().__init__()
+            self.inner = _mlp((2, 3, 1))
+
+        def forward(self, x):
+            return [self.inner(x) for _ in range(20)][-1]
+
+    try:
+        model = _mlp((2, 3, 1))
+        for _ in range(30):
+            model(torch.ones(1, 2))
+        Outer()(torch.ones(1, 2))
+    finally:
+        calls.stop()
+    everything = calls.since(-1)
+    assert len(everything) == 30 * 4 + 20 * 4 + 1
+    marks = sorted({c.start for c in everything} | {c.end for c in everything})
+    for low in marks[::7]:
+        for high in [None] + marks[::11]:
+            expected = [c for c in everything if c.end > low and (high is None or c.start < high)]
+            assert calls.since(low, high) == expected, (low, high)
 
 
 # ------------------------------------------------------------------ names
@@ -203,6 +236,27 @@ def test_heat_levels_are_signed_and_scaled():
     heat = heat_of((1, 3, (-4.0, 0.0, 4.0)))
     assert heat["cells"] == "048" and (heat["w"], heat["h"]) == (18, 6)
     assert heat_of((1, 2, (float("nan"), 1.0)))["cells"] == "48"
+    assert heat_of((1, 3, (float("inf"), 1.0, -2.0)))["cells"] == "444"  # an infinity: the others are 0 beside it
+    assert heat_of(None) is None
+
+
+_GRIDS = st.lists(st.floats(allow_nan=True, allow_infinity=True, width=32), min_size=1, max_size=12).map(
+    lambda xs: (1, len(xs), tuple(xs))) | st.none()
+
+
+@given(st.lists(st.tuples(_GRIDS, st.sampled_from([LABEL_HEAT, (96, 24)])), max_size=8))
+@settings(max_examples=60, deadline=None)
+def test_the_heatmaps_of_a_replay_made_at_once_are_each_made_alone(wanted):
+    """heats_of computes the levels of many grids in one pass: each grid's scale is its own largest number."""
+    together = heats_of(wanted)
+    assert together == [heats_of([w])[0] for w in wanted]
+    for heat, (grid, _) in zip(together, wanted):
+        if grid is not None:
+            finite = [x for x in grid[2] if x == x]
+            top = max(map(abs, finite), default=0.0) or 1.0
+            assert heat["cells"] == "".join(
+                "4" if x != x or top == float("inf") else str(int(min(8, max(0, np.rint(4 + 4 * x / top)))))
+                for x in grid[2])
 
 
 def test_a_heatmap_makes_room_in_its_box_and_shows_its_shape():

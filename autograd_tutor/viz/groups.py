@@ -32,6 +32,8 @@ from __future__ import annotations
 
 import bisect
 import collections
+import itertools
+import operator
 import re
 from typing import NamedTuple, Optional
 
@@ -86,18 +88,23 @@ class ModuleCalls:
         start, nested = self._open.pop()
         if self._open:
             self._open[-1][1] = True
-        self.calls.append((start, e.mark, nested))  # made a Call only when a drawing asks (see all)
+        # made a Call only when a drawing asks (see since); the depth says whether it ran inside another call
+        self.calls.append((start, e.mark, nested, len(self._open)))
 
     def since(self, low: int, high: Optional[int] = None) -> list:
         """The calls remembered that ended above id ``low`` (and began below ``high``, if given), as :class:`Call`,
-        in the order they began (the record is in the order they ended: it is read from its newest end, and only
-        as far as needed; a training loop's later calls, which hold none of a drawing's nodes, are skipped)."""
+        in the order they began. The record is in the order the calls ended, so the first to read is found by
+        bisection, and reading stops at an outermost call that began at ``high`` or later: any call that ended
+        after it began after it too (a call that began before it would hold it, so it would not be outermost).
+        A training loop's later calls, which hold none of a drawing's nodes, are not read."""
         found = []
-        for s, end, nested in reversed(self.calls):
-            if end <= low:
-                break
-            if high is None or s.mark < high:
-                found.append(Call(s.module_id, s.type_name, s.mark, end, nested))
+        first = bisect.bisect_right(self.calls, low, key=operator.itemgetter(1))
+        for s, end, nested, depth in itertools.islice(self.calls, first, None):
+            if high is not None and s.mark >= high:
+                if depth == 0:
+                    break
+                continue
+            found.append(Call(s.module_id, s.type_name, s.mark, end, nested))
         return sorted(found, key=lambda c: c.start)
 
     @property

@@ -21,7 +21,7 @@ from typing import Optional
 
 import numpy as np
 
-__all__ = ["COLOURS", "heat_of", "heat_rects", "heat_size", "heat_svg", "HEAT_W", "HEAT_H", "LABEL_HEAT", "GAP"]
+__all__ = ["COLOURS", "heat_of", "heats_of", "heat_rects", "heat_size", "heat_svg", "HEAT_W", "HEAT_H", "LABEL_HEAT", "GAP"]
 
 #: PuOr, 9 classes: from the most negative (purple) through white to the most positive (orange).
 COLOURS = ("#542788", "#8073AC", "#B2ABD2", "#D8DAEB", "#F7F7F7", "#FEE0B6", "#FDB863", "#E08214", "#B35806")
@@ -40,17 +40,40 @@ def heat_of(grid: Optional[tuple], most: tuple = (HEAT_W, HEAT_H)) -> Optional[d
     >>> heat_of((6, 16, (1.0,) * 96), LABEL_HEAT)["w"], heat_of((6, 16, (1.0,) * 96))["w"]
     (32, 64)
     """
-    if grid is None:
-        return None
-    rows, cols, samples = grid
-    a = np.array(samples, dtype=float)
+    return heats_of([(grid, most)])[0]
+
+
+def heats_of(wanted: list) -> list:
+    """:func:`heat_of` of each ``(grid, most)`` in ``wanted``, the levels of all of them computed at once (a
+    replay has a heatmap for every gradient it shows: one NumPy pass instead of one per heatmap).
+
+    >>> [h["cells"] for h in heats_of([((1, 2, (1.0, -1.0)), LABEL_HEAT), ((1, 3, (0.0, 2.0, 1.0)), LABEL_HEAT)])]
+    ['80', '486']
+    """
+    grids = [grid for grid, _ in wanted if grid is not None]
+    lengths = np.array([len(grid[2]) for grid in grids], dtype=np.intp)
+    a = np.array([x for grid in grids for x in grid[2]], dtype=float)
     known = a == a  # NaN is drawn as zero
-    top = (float(np.abs(a[known]).max()) if known.any() else 0.0) or 1.0
-    levels = np.clip(np.rint(4 + 4 * a / top), 0, 8)  # rint: to the even level at a half, as round() does
-    levels[~known | np.isnan(levels)] = 4  # (an infinity among the samples makes the others 4 too)
+    full = lengths > 0
+    top = np.zeros(len(grids))
+    if a.size:
+        top[full] = np.maximum.reduceat(np.where(known, np.abs(a), 0.0), (np.cumsum(lengths) - lengths)[full])
+    top[top == 0] = 1.0
+    with np.errstate(invalid="ignore"):  # an infinity over itself: NaN, drawn as zero like the others then
+        levels = np.clip(np.rint(4 + 4 * a / np.repeat(top, lengths)), 0, 8)  # rint: to the even level at a half
+    levels[~known | np.isnan(levels)] = 4
     cells = (levels.astype(np.uint8) + ord("0")).tobytes().decode()
-    w, h = heat_size(rows, cols, most)
-    return {"rows": rows, "cols": cols, "cells": cells, "w": w, "h": h}
+    out, at, i = [], 0, 0
+    for grid, most in wanted:
+        if grid is None:
+            out.append(None)
+            continue
+        rows, cols, _ = grid
+        n = int(lengths[i])
+        w, h = heat_size(rows, cols, most)
+        out.append({"rows": rows, "cols": cols, "cells": cells[at:at + n], "w": w, "h": h})
+        at, i = at + n, i + 1
+    return out
 
 
 def heat_size(rows: int, cols: int, most: tuple = (HEAT_W, HEAT_H)) -> tuple:

@@ -28,7 +28,7 @@ from typing import Optional
 
 from . import narrate
 from .format import Value, number
-from .heat import HEAT_H, HEAT_W, LABEL_HEAT, heat_of
+from .heat import HEAT_H, HEAT_W, LABEL_HEAT, heats_of
 
 __all__ = ["Step", "State", "build_steps", "state_at", "replay_json", "MAX_STEPS"]
 
@@ -351,17 +351,12 @@ def replay_json(model, steps: list) -> dict:
     def idx(key):
         node = model.node(key) if key is not None else None
         return node.index if node is not None else -1
-    heats: list = []
-    seen: dict = {}
+    seen: dict = {}  # (grid, most) -> its index in heats
 
     def entry(i, text, grid, most):
         if grid is None:
             return [i, text]
-        h = seen.get((grid, most))
-        if h is None:
-            h = seen[grid, most] = len(heats)
-            heats.append(heat_of(grid, most))
-        return [i, text, h]
+        return [i, text, seen.setdefault((grid, most), len(seen))]
     grads, saved = _start(model, steps)
     out = []
     for s in steps:
@@ -372,4 +367,4 @@ def replay_json(model, steps: list) -> dict:
                     "grads": [entry(idx(k), a, g, _HEAT) for k, _, a, g in s.grads],
                     "saved": [[idx(k), a] for k, _, a in s.saved]})
     start = {"grads": [[idx(k), v] for k, v in grads.items()], "saved": [[idx(k), v] for k, v in saved.items()]}
-    return {"steps": out, "start": start, "heats": heats}
+    return {"steps": out, "start": start, "heats": heats_of(list(seen))}
