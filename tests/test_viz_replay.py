@@ -173,11 +173,27 @@ def test_only_the_last_passes_are_kept():
     x = torch.tensor(1., requires_grad=True)
     model = GraphModel()
     with events.subscribe(model.apply):
+        y = x * 2
         for _ in range(MAX_PASSES + 5):
-            (x * 2).backward()
+            y.backward(retain_graph=True)  # passes through the drawn graph itself
     steps = build_steps(model)
     assert len(model.passes) == MAX_PASSES and model.pass_count == MAX_PASSES + 5
     assert steps[0].text.startswith("Backward pass 6 starts")
+
+
+def test_of_a_repeated_step_only_the_last_two_passes_are_kept():
+    """A loop building the same step again folds each copy onto the first (x 13); its passes walk the same nodes,
+    so the replay keeps the last two (the loop's last step and the one before), numbered as they ran."""
+    from autograd_tutor.viz.passes import MAX_COPIES
+    x = torch.tensor(1., requires_grad=True)
+    model = GraphModel()
+    with events.subscribe(model.apply):
+        for _ in range(13):
+            (x * 2).backward()
+    steps = build_steps(model)
+    assert MAX_COPIES == 2 and len(model.passes) == 2 and model.pass_count == 13
+    assert [s.text.split(" starts")[0] for s in steps if s.kind == "start"] == ["Backward pass 12", "Backward pass 13"]
+    assert model.node(x._id).grad.text == "26"  # every pass still accumulated into x.grad
 
 
 def test_passes_are_made_light_once_and_keep_their_event_types():

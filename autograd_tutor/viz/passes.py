@@ -4,10 +4,10 @@
 (the other half builds the graph): the events of a pass arrive one by one while it runs (a live drawing, or
 :meth:`GraphModel.apply_all <autograd_tutor.viz.model.GraphModel.apply_all>` on a trace) or all at once from the
 recent-pass history (:meth:`PassRecording.take_pass`, a drawing made after ``backward()``). A pass is the
-drawing's own when it started at, ran or failed at one of its graph nodes; it is kept (the last ``MAX_PASSES``),
-made light (its big arrays cut to :class:`~autograd_tutor.viz.format.Value` heads) when first read, and it marks
-the saved tensors kept or freed and writes its gradients on the edges. :mod:`~autograd_tutor.viz.replay` turns the
-kept passes into steps.
+drawing's own when it started at, ran or failed at one of its graph nodes; it is kept (the last ``MAX_PASSES``; of
+a training loop's passes, the last ``MAX_COPIES``), made light (its big arrays cut to
+:class:`~autograd_tutor.viz.format.Value` heads) when first read, and it marks the saved tensors kept or freed and
+writes its gradients on the edges. :mod:`~autograd_tutor.viz.replay` turns the kept passes into steps.
 """
 from __future__ import annotations
 
@@ -20,10 +20,15 @@ import numpy as np
 from ..events import KINDS
 from .format import Value
 
-__all__ = ["PassRecording", "MAX_PASSES"]
+__all__ = ["PassRecording", "MAX_PASSES", "MAX_COPIES"]
 
 #: Backward passes kept for replay (the most recent ones).
 MAX_PASSES = 8
+#: Of a training loop's passes (copies of the step the drawing learned, see :meth:`PassRecording.take_pass`),
+#: the last ones kept: the loop's last step, and the one before it to show how its numbers changed. The passes
+#: of one step are the same walk through the same nodes, so more would be the same replay again (and would cost
+#: a loop drawn live about a millisecond each at the end of its cell).
+MAX_COPIES = 2
 
 
 class PassRecording:
@@ -128,8 +133,14 @@ class PassRecording:
             if self._reached(current):  # else a pass of another graph
                 self._passes.append(current)
                 self.pass_count += 1
-                del self._passes[:-MAX_PASSES]
+                del self._passes[:-(MAX_COPIES if self._a_copy(current) else MAX_PASSES)]
                 self.version += 1
+
+    def _a_copy(self, records: list) -> bool:
+        """Whether a pass of this drawing ran only through nodes folded onto drawn ones: a later step of a
+        training loop (one of which the replay keeps only the last ``MAX_COPIES``)."""
+        ran = [r.node_id for r in records if r.kind == "node_executed"]
+        return bool(ran) and not any(map(self._nodes.__contains__, ran)) and any(map(self._rep.__contains__, ran))
 
     def _reached(self, records: list) -> bool:
         """Whether a backward pass is this drawing's: it started in the drawing, or ran or failed at one of its
@@ -157,7 +168,7 @@ class PassRecording:
         one more copy of the step; any other pass of a new graph makes it forget the step."""
         nodes, rep = self._nodes, self._rep
         if self._step is not None and self._repeat_step(record):
-            self._defer(record)
+            self._defer(record, MAX_COPIES)
             return True
         if record.ran_through(nodes, rep) or record.filled(nodes) and self._reached(record.events):
             self._defer(record)
@@ -175,10 +186,11 @@ class PassRecording:
             self.version += 1
         return False
 
-    def _defer(self, record) -> None:
+    def _defer(self, record, keep: int = MAX_PASSES) -> None:
         """Keep a pass taken, to apply when the model is next read (settle): a training loop costs one check per
-        pass, and only the passes still kept then are ever applied (the state they leave is the same)."""
-        if len(self._deferred) == MAX_PASSES:
+        pass, and only the passes still kept then are ever applied (the state they leave is the same). At most
+        ``keep`` passes wait."""
+        while len(self._deferred) >= keep:
             self._deferred.popleft()
             self.pass_count += 1
         self._deferred.append(record)
