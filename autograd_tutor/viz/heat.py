@@ -21,7 +21,8 @@ from typing import Optional
 
 import numpy as np
 
-__all__ = ["COLOURS", "heat_of", "heats_of", "heat_rects", "heat_size", "heat_svg", "HEAT_W", "HEAT_H", "LABEL_HEAT", "GAP"]
+__all__ = ["COLOURS", "heat_of", "heats_of", "heat_rects", "heat_size", "heat_svg", "HEAT_W", "HEAT_H", "LABEL_HEAT",
+           "GAP"]
 
 #: PuOr, 9 classes: from the most negative (purple) through white to the most positive (orange).
 COLOURS = ("#542788", "#8073AC", "#B2ABD2", "#D8DAEB", "#F7F7F7", "#FEE0B6", "#FDB863", "#E08214", "#B35806")
